@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { canonicalJson, jsonDigest, sha256Hex } from '../digest.js';
+import type { SqlExecutor } from '../storage/engine.js';
+
+/**
+ * Audit chain, format 1. Per tenant, entries are numbered from 1; each entry's
+ * hash covers its fields and the previous entry's hash. The payload lives in
+ * its own table with a random salt; the entry keeps only the salted
+ * commitment, so a payload can later be erased while the chain still verifies.
+ * See docs/design/audit-chain.md.
+ */
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface AuditInput {
+  tenant: string;
+  actor: string;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  payload: Record<string, unknown>;
+  at: number;
+}
+
+export interface AuditEntryRow {
+  tenant: string;
+  seq: number;
+  at: number;
+  actor: string;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  commitment: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export function payloadCommitment(salt: string, payloadText: string): string {
+  return sha256Hex(`${salt}\n${payloadText}`);
+}
+
+export function entryHash(entry: Omit<AuditEntryRow, 'hash'>): string {
+  return jsonDigest({
+    v: 1,
+    tenant: entry.tenant,
+    seq: entry.seq,
+    at: entry.at,
+    actor: entry.actor,
+    action: entry.action,
+    resource: `${entry.resource_type}:${entry.resource_id}`,
+    commitment: entry.commitment,
+    prev: entry.prev_hash,
+  });
+}
+
+/** Starts a tenant's chain; runs in the transaction that creates the tenant. */
+export async function startChain(tx: SqlExecutor, tenant: string): Promise<void> {
+  await tx.run('INSERT INTO audit_heads (tenant, seq, hash) VALUES (?, 0, ?)', [tenant, GENESIS_HASH]);
+}
+
+/** Appends one entry in the caller's transaction, so it commits with the mutation or not at all. */
+export async function appendAudit(tx: SqlExecutor, input: AuditInput): Promise<number> {
+  const head = await tx.get<{ seq: number; hash: string }>(
+    `SELECT seq, hash FROM audit_heads WHERE tenant = ? ${tx.lockRows}`,
+    [input.tenant],
+  );
+  if (!head) throw new Error(`tenant ${input.tenant} has no audit chain`);
+  const salt = randomBytes(16).toString('hex');
+  const payloadText = canonicalJson(input.payload);
+  const entry = {
+    tenant: input.tenant,
+    seq: head.seq + 1,
+    at: input.at,
+    actor: input.actor,
+    action: input.action,
+    resource_type: input.resourceType,
+    resource_id: input.resourceId,
+    commitment: payloadCommitment(salt, payloadText),
+    prev_hash: head.hash,
+  };
+  const hash = entryHash(entry);
+  await tx.run(
+    `INSERT INTO audit_entries (tenant, seq, at, actor, action, resource_type, resource_id, commitment, prev_hash, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      entry.tenant,
+      entry.seq,
+      entry.at,
+      entry.actor,
+      entry.action,
+      entry.resource_type,
+      entry.resource_id,
+      entry.commitment,
+      entry.prev_hash,
+      hash,
+    ],
+  );
+  await tx.run('INSERT INTO audit_payloads (tenant, seq, salt, payload) VALUES (?, ?, ?, ?)', [
+    input.tenant,
+    entry.seq,
+    salt,
+    payloadText,
+  ]);
+  await tx.run('UPDATE audit_heads SET seq = ?, hash = ? WHERE tenant = ?', [entry.seq, hash, input.tenant]);
+  return entry.seq;
+}

@@ -1,0 +1,49 @@
+import { CairnError } from '../errors.js';
+import { sha256Hex } from '../digest.js';
+
+/**
+ * Immutable content named by its sha256 digest, kept per tenant: the same
+ * bytes in two tenants are two objects (cross-tenant dedup would leak).
+ */
+export interface BlobStore {
+  /** Stores bytes durably and returns their digest; storing existing content is a no-op. */
+  put(tenant: string, bytes: Uint8Array): Promise<string>;
+  /** Returns the bytes, after checking they still hash to the digest (CORRUPT otherwise). */
+  get(tenant: string, digest: string): Promise<Buffer>;
+  has(tenant: string, digest: string): Promise<boolean>;
+  /** Removes an object; deleting a missing object is a no-op. */
+  delete(tenant: string, digest: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+const TENANT = /^[a-z]{2}_[0-9a-z]{26}$/;
+
+export function checkDigest(digest: string): void {
+  if (!DIGEST.test(digest)) {
+    throw new CairnError('INVALID_ARGUMENT', `"${digest.slice(0, 80)}" is not a blob digest: pass 64 lowercase hex characters (sha256)`, {
+      field: 'digest',
+    });
+  }
+}
+
+export function checkTenant(tenant: string): void {
+  if (!TENANT.test(tenant)) {
+    throw new CairnError('INVALID_ARGUMENT', `"${tenant.slice(0, 80)}" is not a tenant id: pass an id like tn_…`, {
+      field: 'tenant',
+    });
+  }
+}
+
+/** Re-hashes bytes read back from an engine; a mismatch is reported, never repaired. */
+export function verifiedBlob(tenant: string, digest: string, bytes: Buffer): Buffer {
+  const actual = sha256Hex(bytes);
+  if (actual !== digest) {
+    throw new CairnError('CORRUPT', `blob ${digest} of tenant ${tenant} is corrupt (its bytes hash to ${actual}): restore it from a backup`, {
+      tenant,
+      digest,
+      actual,
+    });
+  }
+  return bytes;
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
+import { sha256Hex } from '../../digest.js';
+import { notFound } from '../../errors.js';
+
+async function fsyncPath(path: string, flags: number): Promise<void> {
+  const handle = await fs.open(path, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Blobs as files: `<root>/<tenant>/<2 hex>/<digest>`. A put writes a temporary
+ * file, fsyncs it, renames it into place and fsyncs the directory, so after a
+ * crash a blob is either whole under its name or absent.
+ */
+export class FsBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private path(tenant: string, digest: string): { dir: string; file: string } {
+    checkTenant(tenant);
+    checkDigest(digest);
+    const dir = join(this.root, tenant, digest.slice(0, 2));
+    return { dir, file: join(dir, digest) };
+  }
+
+  async put(tenant: string, bytes: Uint8Array): Promise<string> {
+    const digest = sha256Hex(bytes);
+    const { dir, file } = this.path(tenant, digest);
+    if (await this.has(tenant, digest)) return digest;
+    await fs.mkdir(dir, { recursive: true });
+    const temp = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+    const handle = await fs.open(temp, 'wx');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, file);
+    await fsyncPath(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    return digest;
+  }
+
+  async get(tenant: string, digest: string): Promise<Buffer> {
+    const { file } = this.path(tenant, digest);
+    try {
+      return verifiedBlob(tenant, digest, await fs.readFile(file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('blob', digest);
+      throw error;
+    }
+  }
+
+  async has(tenant: string, digest: string): Promise<boolean> {
+    const { file } = this.path(tenant, digest);
+    try {
+      await fs.access(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(tenant: string, digest: string): Promise<void> {
+    const { dir, file } = this.path(tenant, digest);
+    try {
+      await fs.unlink(file);
+      await fsyncPath(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,141 @@
+import { CairnError, type CairnErrorJSON } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type * as schema from '../schema.js';
+import type {
+  AppendResult,
+  AuditReport,
+  Branch,
+  CairnEvent,
+  CreatedToken,
+  EventPage,
+  Identity,
+  RefLogEntry,
+  Session,
+  SessionPage,
+} from '../types.js';
+
+export interface ConnectOptions {
+  /** Base URL of a `cairn serve`, e.g. http://127.0.0.1:7070 */
+  url: string;
+  token: string;
+  /** Per-request timeout in milliseconds; default 30 s. */
+  timeoutMs?: number;
+}
+
+const seg = encodeURIComponent;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const entries = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string | number][];
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
+}
+
+/** The fabric over HTTP: the same interface as the embedded one, errors included. */
+export class RemoteFabric implements Fabric {
+  private readonly base: string;
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+
+  constructor(options: ConnectOptions) {
+    this.base = options.url.replace(/\/+$/, '');
+    this.headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: this.headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new CairnError(
+        'UNAVAILABLE',
+        `could not reach the Cairn server at ${this.base} (${error instanceof Error ? error.message : String(error)}): check the URL and that \`cairn serve\` is running`,
+        { url: this.base },
+        { cause: error },
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status} with a body that is not JSON: is it a Cairn server?`, {
+        status: response.status,
+      });
+    }
+    if (!response.ok) {
+      const error = parsed as Partial<CairnErrorJSON> | undefined;
+      if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+        throw CairnError.fromJSON({ code: error.code, message: error.message, data: error.data ?? {} } as CairnErrorJSON);
+      }
+      throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status}`, { status: response.status });
+    }
+    return parsed as T;
+  }
+
+  whoami(): Promise<Identity> {
+    return this.call('GET', '/v1/whoami');
+  }
+
+  createSession(input: schema.CreateSessionInput = {}): Promise<Session> {
+    return this.call('POST', '/v1/sessions', input);
+  }
+
+  listSessions(input: schema.ListSessionsInput = {}): Promise<SessionPage> {
+    return this.call('GET', `/v1/sessions${query({ limit: input.limit, after: input.after })}`);
+  }
+
+  getSession(id: string): Promise<Session> {
+    return this.call('GET', `/v1/sessions/${seg(id)}`);
+  }
+
+  append(input: schema.AppendInput): Promise<AppendResult> {
+    const { session, ...body } = input;
+    return this.call('POST', `/v1/sessions/${seg(session)}/events`, body);
+  }
+
+  readBranch(input: schema.ReadBranchInput): Promise<EventPage> {
+    const path = `/v1/sessions/${seg(input.session)}/branches/${seg(input.branch ?? 'main')}/events`;
+    return this.call('GET', `${path}${query({ from: input.from, limit: input.limit })}`);
+  }
+
+  getEvent(id: string): Promise<CairnEvent> {
+    return this.call('GET', `/v1/events/${seg(id)}`);
+  }
+
+  fork(input: schema.ForkInput): Promise<Branch> {
+    const { session, ...body } = input;
+    return this.call('POST', `/v1/sessions/${seg(session)}/branches`, body);
+  }
+
+  rewind(input: schema.RewindInput): Promise<Branch> {
+    const { session, branch, ...body } = input;
+    return this.call('POST', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/rewind`, body);
+  }
+
+  listBranches(session: string): Promise<Branch[]> {
+    return this.call('GET', `/v1/sessions/${seg(session)}/branches`);
+  }
+
+  branchHistory(session: string, branch: string): Promise<RefLogEntry[]> {
+    return this.call('GET', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/history`);
+  }
+
+  createToken(input: schema.CreateTokenInput = {}): Promise<CreatedToken> {
+    return this.call('POST', '/v1/tokens', input);
+  }
+
+  verifyAudit(): Promise<AuditReport> {
+    return this.call('GET', '/v1/audit/verify');
+  }
+
+  async close(): Promise<void> {}
+}
+
+export function connect(options: ConnectOptions): RemoteFabric {
+  return new RemoteFabric(options);
+}

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import canonicalizeImport from 'canonicalize';
+
+// canonicalize ships CommonJS with a default export; under NodeNext it arrives as a namespace.
+const canonicalizeFn = canonicalizeImport as unknown as (value: unknown) => string | undefined;
+
+/** RFC 8785 canonical JSON text of a value. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalizeFn(value);
+  if (text === undefined) throw new TypeError('value has no JSON representation');
+  return text;
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Digest of a JSON value: sha256 over its RFC 8785 canonical form. */
+export function jsonDigest(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}

@@ -1,0 +1,31 @@
+import { CairnError } from '../errors.js';
+import type { Identity } from '../types.js';
+
+/**
+ * The one access gate. Every library call names its action here before it
+ * touches a store; tenant scoping itself happens below, in every query and,
+ * on PostgreSQL, in row-level security.
+ */
+export type Action =
+  | 'session.create'
+  | 'session.read'
+  | 'log.append'
+  | 'log.read'
+  | 'branch.fork'
+  | 'branch.rewind'
+  | 'branch.read'
+  | 'token.create.self'
+  | 'token.create.other'
+  | 'audit.verify';
+
+const ADMIN_ONLY: ReadonlySet<Action> = new Set(['token.create.other']);
+
+export function authorize(who: Identity, action: Action): void {
+  if (ADMIN_ONLY.has(action) && who.role !== 'admin') {
+    throw new CairnError(
+      'FORBIDDEN',
+      `principal ${who.principal} may not ${action.replace(/\./g, ' ')}: ask an admin of the tenant`,
+      { action, principal: who.principal },
+    );
+  }
+}

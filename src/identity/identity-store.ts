@@ -1,0 +1,162 @@
+import { timingSafeEqual } from 'node:crypto';
+import { appendAudit, startChain } from '../audit/audit-chain.js';
+import { sha256Hex } from '../digest.js';
+import { CairnError } from '../errors.js';
+import { newId, newSecret } from '../ids.js';
+import { type Engine, NO_TENANT, type SqlExecutor } from '../storage/engine.js';
+import type { CreatedToken, Identity, PrincipalKind, Role } from '../types.js';
+
+/**
+ * Tenants, principals and tokens. A token reads `cairn.<tenant>.<token id>.<secret>`:
+ * the tenant travels in the token so it can be looked up under that tenant's
+ * row-level security; only the secret's sha256 is stored.
+ */
+const TOKEN_PATTERN = /^cairn\.(tn_[0-9a-z]{26})\.(tk_[0-9a-z]{26})\.([0-9a-z]{52})$/;
+
+interface NewPrincipal {
+  kind: PrincipalKind;
+  name: string;
+  role: Role;
+}
+
+export async function insertPrincipal(tx: SqlExecutor, tenant: string, p: NewPrincipal, actor: string, now: number) {
+  const id = newId('principal', now);
+  await tx.run('INSERT INTO principals (tenant, id, kind, name, role, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    tenant,
+    id,
+    p.kind,
+    p.name,
+    p.role,
+    now,
+  ]);
+  await appendAudit(tx, {
+    tenant,
+    actor: actor || id,
+    action: 'principal.create',
+    resourceType: 'principal',
+    resourceId: id,
+    payload: { kind: p.kind, name: p.name, role: p.role },
+    at: now,
+  });
+  return id;
+}
+
+export async function insertToken(
+  tx: SqlExecutor,
+  tenant: string,
+  principal: string,
+  label: string,
+  actor: string,
+  now: number,
+): Promise<CreatedToken> {
+  const exists = await tx.get('SELECT id FROM principals WHERE tenant = ? AND id = ?', [tenant, principal]);
+  if (!exists) {
+    throw new CairnError('NOT_FOUND', `principal ${principal} not found in this tenant: check the id`, { id: principal });
+  }
+  const id = newId('token', now);
+  const secret = newSecret();
+  await tx.run(
+    'INSERT INTO tokens (tenant, id, principal, secret_hash, label, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [tenant, id, principal, sha256Hex(secret), label, now],
+  );
+  await appendAudit(tx, {
+    tenant,
+    actor,
+    action: 'token.create',
+    resourceType: 'token',
+    resourceId: id,
+    payload: { principal, label },
+    at: now,
+  });
+  return { id, token: `cairn.${tenant}.${id}.${secret}`, tenant, principal, label };
+}
+
+export interface CreatedTenant {
+  tenant: string;
+  principal: string;
+  token: CreatedToken;
+}
+
+/** Creates a tenant with its audit chain and a first admin principal and token, in one transaction. */
+export async function createTenant(
+  engine: Engine,
+  input: { name: string; admin?: NewPrincipal },
+  extra?: (tx: SqlExecutor, created: CreatedTenant) => Promise<void>,
+): Promise<CreatedTenant> {
+  const now = Date.now();
+  const tenant = newId('tenant', now);
+  return engine.write(tenant, async (tx) => {
+    await tx.run('INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)', [tenant, input.name, now]);
+    await startChain(tx, tenant);
+    const admin = input.admin ?? { kind: 'user', name: 'admin', role: 'admin' };
+    const principal = await insertPrincipal(tx, tenant, admin, '', now);
+    const token = await insertToken(tx, tenant, principal, 'first admin token', principal, now);
+    const created = { tenant, principal, token };
+    if (extra) await extra(tx, created);
+    return created;
+  });
+}
+
+export async function loadIdentity(tx: SqlExecutor, tenant: string, principal: string): Promise<Identity | undefined> {
+  const row = await tx.get<{ kind: PrincipalKind; role: Role }>(
+    'SELECT kind, role FROM principals WHERE tenant = ? AND id = ?',
+    [tenant, principal],
+  );
+  return row ? { tenant, principal, kind: row.kind, role: row.role } : undefined;
+}
+
+function unauthenticated(): CairnError {
+  return new CairnError(
+    'UNAUTHENTICATED',
+    'the bearer token is missing, malformed, revoked or unknown: pass a token from `cairn token create` as "Authorization: Bearer <token>"',
+  );
+}
+
+/** Resolves a bearer token to the identity it acts as. */
+export async function authenticate(engine: Engine, token: string): Promise<Identity> {
+  const match = TOKEN_PATTERN.exec(token);
+  if (!match) throw unauthenticated();
+  const [, tenant, id, secret] = match as unknown as [string, string, string, string];
+  const identity = await engine.read(tenant, async (tx) => {
+    const row = await tx.get<{ principal: string; secret_hash: string; revoked_at: number | null }>(
+      'SELECT principal, secret_hash, revoked_at FROM tokens WHERE tenant = ? AND id = ?',
+      [tenant, id],
+    );
+    if (!row || row.revoked_at !== null) return undefined;
+    const expected = Buffer.from(row.secret_hash, 'hex');
+    const actual = Buffer.from(sha256Hex(secret), 'hex');
+    if (!timingSafeEqual(expected, actual)) return undefined;
+    return loadIdentity(tx, tenant, row.principal);
+  });
+  if (!identity) throw unauthenticated();
+  return identity;
+}
+
+const LOCAL_IDENTITY_KEY = 'local_identity';
+
+/**
+ * The embedded default: one local tenant and principal per store, created on
+ * first use and remembered in the store's metadata (same transaction).
+ */
+export async function localIdentity(engine: Engine): Promise<Identity> {
+  const known = await engine.read(NO_TENANT, (tx) =>
+    tx.get<{ value: string }>('SELECT value FROM cairn_meta WHERE key = ?', [LOCAL_IDENTITY_KEY]),
+  );
+  let ids: { tenant: string; principal: string };
+  if (known) {
+    ids = JSON.parse(known.value);
+  } else {
+    const created = await createTenant(engine, { name: 'local', admin: { kind: 'user', name: 'local', role: 'admin' } }, (tx, c) =>
+      tx
+        .run('INSERT INTO cairn_meta (key, value) VALUES (?, ?)', [
+          LOCAL_IDENTITY_KEY,
+          JSON.stringify({ tenant: c.tenant, principal: c.principal }),
+        ])
+        .then(() => undefined),
+    );
+    ids = { tenant: created.tenant, principal: created.principal };
+  }
+  const identity = await engine.read(ids.tenant, (tx) => loadIdentity(tx, ids.tenant, ids.principal));
+  if (!identity) throw new CairnError('CORRUPT', 'the store names a local principal that does not exist: the store is damaged');
+  return identity;
+}

@@ -1,0 +1,475 @@
+import { appendAudit } from '../audit/audit-chain.js';
+import { CairnError, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type {
+  ValidAppend,
+  ValidCreateSession,
+  ValidFork,
+  ValidListSessions,
+  ValidReadBranch,
+  ValidRewind,
+} from '../schema.js';
+import { RetryTransaction, type SqlExecutor } from '../storage/engine.js';
+import type {
+  AppendResult,
+  Branch,
+  CairnEvent,
+  EventPage,
+  Identity,
+  RefLogEntry,
+  Session,
+  SessionPage,
+} from '../types.js';
+import {
+  BRANCH_COLUMNS,
+  type BranchRow,
+  EVENT_COLUMNS,
+  type EventRow,
+  eventDigest,
+  type SessionRow,
+  toBranch,
+  toEvent,
+  toSession,
+} from './rows.js';
+
+/**
+ * The session log: a tree of immutable events with movable branch heads.
+ *
+ * Events are stored in *lines*: a line is a run of consecutive events that one
+ * branch appended, starting after a base event (the fork or rewind point). A
+ * branch extends its own line while its head is that line's tip; after a fork
+ * or a rewind its next append starts a new line. So a path root → head is a
+ * short list of (line, seq range) segments, each one index range scan, and a
+ * fork or rewind writes one row whatever the branch length.
+ */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+interface Segment {
+  line: string;
+  lo: number;
+  hi: number;
+}
+
+async function requireSession(tx: SqlExecutor, tenant: string, session: string): Promise<SessionRow> {
+  const row = await tx.get<SessionRow>(
+    'SELECT tenant, id, owner, title, meta, created_at FROM sessions WHERE tenant = ? AND id = ?',
+    [tenant, session],
+  );
+  if (!row) throw notFound('session', session);
+  return row;
+}
+
+async function requireBranch(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  name: string,
+  lock = '',
+): Promise<BranchRow> {
+  const row = await tx.get<BranchRow>(
+    `SELECT ${BRANCH_COLUMNS} FROM branches WHERE tenant = ? AND session = ? AND name = ? ${lock}`,
+    [tenant, session, name],
+  );
+  if (!row) throw notFound('branch', `${name} of session ${session}`);
+  return row;
+}
+
+async function requireEvent(tx: SqlExecutor, tenant: string, id: string): Promise<EventRow> {
+  const row = await tx.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND id = ?`, [tenant, id]);
+  if (!row) throw notFound('event', id);
+  return row;
+}
+
+/** The path root → head as segments, root first. */
+async function pathSegments(tx: SqlExecutor, tenant: string, branch: BranchRow): Promise<Segment[]> {
+  const segments: Segment[] = [];
+  let line = branch.head_line;
+  let hi = branch.head_seq;
+  while (line !== '') {
+    const row = await tx.get<{ base_line: string; base_seq: number }>(
+      'SELECT base_line, base_seq FROM lines WHERE tenant = ? AND id = ?',
+      [tenant, line],
+    );
+    if (!row) throw new CairnError('CORRUPT', `line ${line} of branch ${branch.id} is missing: the store is damaged`, { line });
+    segments.push({ line, lo: row.base_seq + 1, hi });
+    line = row.base_line;
+    hi = row.base_seq;
+  }
+  return segments.reverse();
+}
+
+function onPath(segments: Segment[], event: EventRow): boolean {
+  return segments.some((s) => s.line === event.line && event.seq >= s.lo && event.seq <= s.hi);
+}
+
+async function recordRefMove(
+  tx: SqlExecutor,
+  who: Identity,
+  branch: { id: string; session: string; name: string },
+  op: RefLogEntry['op'],
+  headBefore: string,
+  headAfter: string,
+  headSeq: number,
+  at: number,
+): Promise<void> {
+  const auditSeq = await appendAudit(tx, {
+    tenant: who.tenant,
+    actor: who.principal,
+    action: `branch.${op}`,
+    resourceType: 'branch',
+    resourceId: branch.id,
+    payload: { session: branch.session, name: branch.name, branch: branch.id, head: headAfter, headSeq, headBefore },
+    at,
+  });
+  await tx.run(
+    `INSERT INTO ref_log (tenant, branch, at, audit_seq, op, head_before, head_after, by_principal)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [who.tenant, branch.id, at, auditSeq, op, headBefore, headAfter, who.principal],
+  );
+}
+
+async function insertBranch(tx: SqlExecutor, row: BranchRow): Promise<void> {
+  await tx.run(`INSERT INTO branches (${BRANCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    row.tenant,
+    row.id,
+    row.session,
+    row.name,
+    row.owner,
+    row.head,
+    row.head_seq,
+    row.head_line,
+    row.own_line,
+    row.forked_from,
+    row.created_at,
+    row.updated_at,
+  ]);
+}
+
+export async function createSession(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidCreateSession,
+  now: number,
+): Promise<Session> {
+  const row: SessionRow = {
+    tenant: who.tenant,
+    id: newId('session', now),
+    owner: who.principal,
+    title: input.title,
+    meta: JSON.stringify(input.meta),
+    created_at: now,
+  };
+  await tx.run('INSERT INTO sessions (tenant, id, owner, title, meta, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    row.tenant,
+    row.id,
+    row.owner,
+    row.title,
+    row.meta,
+    row.created_at,
+  ]);
+  await appendAudit(tx, {
+    tenant: who.tenant,
+    actor: who.principal,
+    action: 'session.create',
+    resourceType: 'session',
+    resourceId: row.id,
+    payload: { title: row.title, meta: row.meta },
+    at: now,
+  });
+  const main: BranchRow = {
+    tenant: who.tenant,
+    id: newId('branch', now),
+    session: row.id,
+    name: 'main',
+    owner: who.principal,
+    head: '',
+    head_seq: 0,
+    head_line: '',
+    own_line: '',
+    forked_from: '',
+    created_at: now,
+    updated_at: now,
+  };
+  await insertBranch(tx, main);
+  await recordRefMove(tx, who, main, 'create', '', '', 0, now);
+  return toSession(row);
+}
+
+export async function getSession(tx: SqlExecutor, who: Identity, id: string): Promise<Session> {
+  return toSession(await requireSession(tx, who.tenant, id));
+}
+
+export async function listSessions(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidListSessions,
+): Promise<SessionPage> {
+  const rows = await tx.all<SessionRow>(
+    'SELECT tenant, id, owner, title, meta, created_at FROM sessions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?',
+    [who.tenant, input.after ?? '', input.limit + 1],
+  );
+  const page = rows.slice(0, input.limit);
+  return { sessions: page.map(toSession), next: rows.length > input.limit ? page[page.length - 1]!.id : null };
+}
+
+function sameAppend(row: EventRow, input: ValidAppend, payload: string, actor: string): boolean {
+  return row.branch === input.branch && row.kind === input.kind && row.payload === payload && row.actor === actor;
+}
+
+export function encodePayload(payload: unknown): string {
+  const text = JSON.stringify(payload);
+  if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
+    throw new CairnError(
+      'PAYLOAD_TOO_LARGE',
+      `event payload is ${Buffer.byteLength(text)} bytes, over the ${MAX_PAYLOAD_BYTES}-byte limit: store large content as a blob and reference its digest`,
+      { limit: MAX_PAYLOAD_BYTES },
+    );
+  }
+  return text;
+}
+
+export async function appendEvent(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidAppend,
+  payload: string,
+  now: number,
+): Promise<AppendResult> {
+  const actor = input.actor ?? who.principal;
+  await requireSession(tx, who.tenant, input.session);
+  if (input.idempotencyKey !== undefined) {
+    const earlier = await tx.get<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND session = ? AND idem_key = ?`,
+      [who.tenant, input.session, input.idempotencyKey],
+    );
+    if (earlier) {
+      if (!sameAppend(earlier, input, payload, actor)) {
+        throw new CairnError(
+          'CONFLICT',
+          `idempotency key "${input.idempotencyKey}" was already used for a different append (event ${earlier.id}): use a new key for a new event`,
+          { event: earlier.id },
+        );
+      }
+      return { ...toEvent(earlier), deduplicated: true };
+    }
+  }
+  const branch = await requireBranch(tx, who.tenant, input.session, input.branch, tx.lockRows);
+  let line = branch.own_line;
+  if (line === '') {
+    line = newId('line', now);
+    await tx.run('INSERT INTO lines (tenant, id, session, base_line, base_seq) VALUES (?, ?, ?, ?, ?)', [
+      who.tenant,
+      line,
+      input.session,
+      branch.head_line,
+      branch.head_seq,
+    ]);
+  }
+  const row: EventRow = {
+    tenant: who.tenant,
+    id: newId('event', now),
+    session: input.session,
+    branch: branch.name,
+    line,
+    seq: branch.head_seq + 1,
+    parent: branch.head,
+    kind: input.kind,
+    payload,
+    actor,
+    owner: who.principal,
+    at: now,
+    idem_key: input.idempotencyKey ?? null,
+  };
+  try {
+    await tx.run(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      row.tenant,
+      row.id,
+      row.session,
+      row.branch,
+      row.line,
+      row.seq,
+      row.parent,
+      row.kind,
+      row.payload,
+      row.actor,
+      row.owner,
+      row.at,
+      row.idem_key,
+    ]);
+  } catch (error) {
+    // A concurrent append with the same idempotency key won the race: run again to answer with its event.
+    if ((error as { code?: string }).code === '23505') throw new RetryTransaction('idempotency key raced');
+    throw error;
+  }
+  const swapped = await tx.run(
+    `UPDATE branches SET head = ?, head_seq = ?, head_line = ?, own_line = ?, updated_at = ?
+     WHERE tenant = ? AND id = ? AND head = ?`,
+    [row.id, row.seq, line, line, now, who.tenant, branch.id, branch.head],
+  );
+  if (swapped !== 1) throw new RetryTransaction(`head of branch ${branch.id} moved`);
+  await appendAudit(tx, {
+    tenant: who.tenant,
+    actor: who.principal,
+    action: 'event.append',
+    resourceType: 'event',
+    resourceId: row.id,
+    payload: { digest: eventDigest(row), branch: branch.id, head: row.id, headSeq: row.seq },
+    at: now,
+  });
+  return { ...toEvent(row), deduplicated: false };
+}
+
+export async function readBranch(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidReadBranch,
+): Promise<EventPage> {
+  await requireSession(tx, who.tenant, input.session);
+  const branch = await requireBranch(tx, who.tenant, input.session, input.branch);
+  const last = Math.min(branch.head_seq, input.from + input.limit - 1);
+  const events: CairnEvent[] = [];
+  if (input.from <= last) {
+    for (const segment of await pathSegments(tx, who.tenant, branch)) {
+      const lo = Math.max(segment.lo, input.from);
+      const hi = Math.min(segment.hi, last);
+      if (lo > hi) continue;
+      const rows = await tx.all<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND line = ? AND seq >= ? AND seq <= ? ORDER BY seq`,
+        [who.tenant, segment.line, lo, hi],
+      );
+      for (const row of rows) events.push(toEvent(row));
+    }
+  }
+  return {
+    events,
+    next: last < branch.head_seq ? last + 1 : null,
+    head: branch.head,
+    headSeq: branch.head_seq,
+  };
+}
+
+export async function getEvent(tx: SqlExecutor, who: Identity, id: string): Promise<CairnEvent> {
+  return toEvent(await requireEvent(tx, who.tenant, id));
+}
+
+async function eventInSession(tx: SqlExecutor, who: Identity, id: string, session: string): Promise<EventRow> {
+  const event = await requireEvent(tx, who.tenant, id);
+  if (event.session !== session) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `event ${id} belongs to session ${event.session}, not ${session}: pass an event of the same session`,
+      { event: id, session: event.session },
+    );
+  }
+  return event;
+}
+
+async function freeForkName(tx: SqlExecutor, tenant: string, session: string): Promise<string> {
+  const { n } = (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM branches WHERE tenant = ? AND session = ?', [
+    tenant,
+    session,
+  ]))!;
+  for (let i = Number(n); ; i++) {
+    const name = `fork-${i}`;
+    const taken = await tx.get('SELECT 1 AS taken FROM branches WHERE tenant = ? AND session = ? AND name = ?', [
+      tenant,
+      session,
+      name,
+    ]);
+    if (!taken) return name;
+  }
+}
+
+export async function forkBranch(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidFork,
+  now: number,
+): Promise<Branch> {
+  await requireSession(tx, who.tenant, input.session);
+  let at: { id: string; seq: number; line: string };
+  if (input.at !== undefined) {
+    at = await eventInSession(tx, who, input.at, input.session);
+  } else {
+    const source = await requireBranch(tx, who.tenant, input.session, input.from);
+    at = { id: source.head, seq: source.head_seq, line: source.head_line };
+  }
+  const name = input.name ?? (await freeForkName(tx, who.tenant, input.session));
+  const taken = await tx.get('SELECT id FROM branches WHERE tenant = ? AND session = ? AND name = ?', [
+    who.tenant,
+    input.session,
+    name,
+  ]);
+  if (taken) {
+    throw new CairnError('CONFLICT', `session ${input.session} already has a branch named "${name}": choose another name`, {
+      name,
+    });
+  }
+  const row: BranchRow = {
+    tenant: who.tenant,
+    id: newId('branch', now),
+    session: input.session,
+    name,
+    owner: who.principal,
+    head: at.id,
+    head_seq: at.seq,
+    head_line: at.line,
+    own_line: '',
+    forked_from: at.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertBranch(tx, row);
+  await recordRefMove(tx, who, row, 'fork', '', at.id, at.seq, now);
+  return toBranch(row);
+}
+
+export async function rewindBranch(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidRewind,
+  now: number,
+): Promise<Branch> {
+  await requireSession(tx, who.tenant, input.session);
+  const branch = await requireBranch(tx, who.tenant, input.session, input.branch, tx.lockRows);
+  const target = await eventInSession(tx, who, input.to, input.session);
+  if (!onPath(await pathSegments(tx, who.tenant, branch), target)) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `event ${input.to} is not on branch ${input.branch} (root → head): rewind moves a head back along its own path; use fork to start from another event`,
+      { event: input.to, branch: input.branch },
+    );
+  }
+  if (target.id === branch.head) return toBranch(branch);
+  const swapped = await tx.run(
+    `UPDATE branches SET head = ?, head_seq = ?, head_line = ?, own_line = '', updated_at = ?
+     WHERE tenant = ? AND id = ? AND head = ?`,
+    [target.id, target.seq, target.line, now, who.tenant, branch.id, branch.head],
+  );
+  if (swapped !== 1) throw new RetryTransaction(`head of branch ${branch.id} moved`);
+  await recordRefMove(tx, who, branch, 'rewind', branch.head, target.id, target.seq, now);
+  return toBranch({ ...branch, head: target.id, head_seq: target.seq, head_line: target.line, own_line: '', updated_at: now });
+}
+
+export async function listBranches(tx: SqlExecutor, who: Identity, session: string): Promise<Branch[]> {
+  await requireSession(tx, who.tenant, session);
+  const rows = await tx.all<BranchRow>(
+    `SELECT ${BRANCH_COLUMNS} FROM branches WHERE tenant = ? AND session = ? ORDER BY created_at, name`,
+    [who.tenant, session],
+  );
+  return rows.map(toBranch);
+}
+
+export async function branchHistory(
+  tx: SqlExecutor,
+  who: Identity,
+  session: string,
+  name: string,
+): Promise<RefLogEntry[]> {
+  const branch = await requireBranch(tx, who.tenant, session, name);
+  const rows = await tx.all<{ op: RefLogEntry['op']; head_before: string; head_after: string; by_principal: string; at: number }>(
+    'SELECT op, head_before, head_after, by_principal, at FROM ref_log WHERE tenant = ? AND branch = ? ORDER BY audit_seq',
+    [who.tenant, branch.id],
+  );
+  return rows.map((r) => ({ branch: name, op: r.op, headBefore: r.head_before, headAfter: r.head_after, by: r.by_principal, at: r.at }));
+}

@@ -1,0 +1,125 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { CairnError, HTTP_STATUS } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type { Store } from '../store.js';
+import { openApiDocument } from './openapi.js';
+
+export interface AppOptions {
+  /** Largest request body accepted, in bytes; default 2 MiB. */
+  maxBodyBytes?: number;
+  /** Called with errors that are not Cairn's own (bugs), for the operator's log. */
+  onInternalError?: (error: unknown) => void;
+}
+
+type Env = { Variables: { fabric: Fabric } };
+
+function errorResponse(c: Context, error: CairnError) {
+  return c.json(error.toJSON(), HTTP_STATUS[error.code] as 400);
+}
+
+async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CairnError('INVALID_ARGUMENT', 'the request body is not valid JSON: send a JSON object');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new CairnError('INVALID_ARGUMENT', 'the request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Query parameters as the schemas expect them: numbers where the name says so. */
+function queryArgs(c: Context, numeric: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(c.req.query())) {
+    out[key] = numeric.includes(key) ? (value.trim() === '' ? Number.NaN : Number(value)) : value;
+  }
+  return out;
+}
+
+/**
+ * The HTTP API: a thin shell over the library. It authenticates the bearer
+ * token, parses JSON, calls the fabric of that identity and serialises the
+ * answer or the typed error; it holds no logic of its own.
+ */
+export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
+  const app = new Hono<Env>();
+  const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
+
+  app.onError((error, c) => {
+    if (error instanceof CairnError) return errorResponse(c, error);
+    options.onInternalError?.(error);
+    return errorResponse(c, new CairnError('INTERNAL', 'the server failed to handle the request: see its log, then retry'));
+  });
+  app.notFound((c) =>
+    errorResponse(c, new CairnError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}: see /openapi.json for the API`)),
+  );
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
+
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: maxBody,
+      onError: (c) =>
+        errorResponse(
+          c,
+          new CairnError('PAYLOAD_TOO_LARGE', `the request body is over ${maxBody} bytes: send less, or store large content as a blob`, {
+            limit: maxBody,
+          }),
+        ),
+    }),
+  );
+  app.use('/v1/*', async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    c.set('fabric', store.fabric(await store.authenticate(token)));
+    await next();
+  });
+
+  const v1 = new Hono<Env>();
+  v1.get('/whoami', async (c) => c.json(await c.var.fabric.whoami()));
+  v1.post('/sessions', async (c) => c.json(await c.var.fabric.createSession(await jsonBody(c)), 201));
+  v1.get('/sessions', async (c) => c.json(await c.var.fabric.listSessions(queryArgs(c, ['limit']))));
+  v1.get('/sessions/:session', async (c) => c.json(await c.var.fabric.getSession(c.req.param('session'))));
+  v1.post('/sessions/:session/events', async (c) => {
+    const event = await c.var.fabric.append({ ...(await jsonBody(c)), session: c.req.param('session') } as never);
+    return c.json(event, event.deduplicated ? 200 : 201);
+  });
+  v1.get('/sessions/:session/branches', async (c) => c.json(await c.var.fabric.listBranches(c.req.param('session'))));
+  v1.post('/sessions/:session/branches', async (c) =>
+    c.json(await c.var.fabric.fork({ ...(await jsonBody(c)), session: c.req.param('session') } as never), 201),
+  );
+  v1.get('/sessions/:session/branches/:branch/events', async (c) =>
+    c.json(
+      await c.var.fabric.readBranch({
+        ...queryArgs(c, ['from', 'limit']),
+        session: c.req.param('session'),
+        branch: c.req.param('branch'),
+      } as never),
+    ),
+  );
+  v1.post('/sessions/:session/branches/:branch/rewind', async (c) =>
+    c.json(
+      await c.var.fabric.rewind({
+        ...(await jsonBody(c)),
+        session: c.req.param('session'),
+        branch: c.req.param('branch'),
+      } as never),
+    ),
+  );
+  v1.get('/sessions/:session/branches/:branch/history', async (c) =>
+    c.json(await c.var.fabric.branchHistory(c.req.param('session'), c.req.param('branch'))),
+  );
+  v1.get('/events/:event', async (c) => c.json(await c.var.fabric.getEvent(c.req.param('event'))));
+  v1.post('/tokens', async (c) => c.json(await c.var.fabric.createToken(await jsonBody(c)), 201));
+  v1.get('/audit/verify', async (c) => c.json(await c.var.fabric.verifyAudit()));
+  app.route('/v1', v1);
+  return app;
+}

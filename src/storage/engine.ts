@@ -1,0 +1,61 @@
+/**
+ * The relational engine contract. An engine implements transactions and three
+ * SQL primitives; everything else (the session log, identity, audit) is built
+ * once on top of it and speaks the portable subset of SQL both engines accept:
+ * `?` placeholders, `ON CONFLICT`, `RETURNING`, no NULL-sensitive comparisons.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+
+export type SqlParam = string | number | bigint | Buffer | null;
+
+export interface SqlExecutor {
+  all<R = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<R[]>;
+  get<R = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<R | undefined>;
+  /** Runs a statement; resolves to the number of rows it changed. */
+  run(sql: string, params?: readonly SqlParam[]): Promise<number>;
+  /** `FOR UPDATE` where the engine has row locks, '' where writes are already serialised. */
+  readonly lockRows: string;
+}
+
+export interface EngineCapabilities {
+  /** Concurrent write transactions share one durable flush. */
+  groupCommit: boolean;
+  /** Tenant isolation is also enforced by the database (row-level security). */
+  rowLevelSecurity: boolean;
+}
+
+/** Tenant value for work that belongs to no tenant yet (migrations, format checks). */
+export const NO_TENANT = '';
+
+export interface ReadOptions {
+  consistent?: boolean;
+}
+
+export interface Engine {
+  readonly dialect: Dialect;
+  readonly capabilities: EngineCapabilities;
+  /**
+   * Runs fn in one transaction scoped to a tenant. Resolves only once the
+   * commit is durable; if fn throws, nothing it wrote remains.
+   */
+  write<T>(tenant: string, fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn against committed data only, scoped to a tenant. With
+   * `consistent`, every statement sees one snapshot (for whole-store walks).
+   */
+  read<T>(tenant: string, fn: (tx: SqlExecutor) => Promise<T>, options?: ReadOptions): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * Thrown inside a write to ask the engine to run the whole transaction again
+ * (a compare-and-swap lost a race). Engines retry a bounded number of times.
+ */
+export class RetryTransaction extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RetryTransaction';
+  }
+}
+
+export const MAX_TRANSACTION_ATTEMPTS = 20;

@@ -1,0 +1,210 @@
+import { CairnError } from '../errors.js';
+import type { Dialect } from './engine.js';
+
+/**
+ * The one ordered list of schema migrations, each engine's SQL side by side.
+ * A store's format version is the number of migrations applied to it; a store
+ * whose version is higher than this list's length was written by a newer
+ * Cairn and is refused (see docs/design/store-format.md).
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+/** Tables that hold tenant-owned rows; on PostgreSQL each gets row-level security. */
+export const TENANT_TABLES = [
+  'principals',
+  'tokens',
+  'sessions',
+  'branches',
+  'lines',
+  'events',
+  'ref_log',
+  'audit_entries',
+  'audit_payloads',
+  'audit_heads',
+  'blobs',
+] as const;
+
+function rowLevelSecurity(table: string, column = 'tenant'): string {
+  return `
+ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${table} FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON ${table}
+  USING (${column} = current_setting('cairn.tenant', true))
+  WITH CHECK (${column} = current_setting('cairn.tenant', true));`;
+}
+
+/** Column types that differ between the engines; everything else is shared text. */
+const TYPES: Record<Dialect, { bytes: string; bigint: string }> = {
+  sqlite: { bytes: 'BLOB', bigint: 'INTEGER' },
+  postgres: { bytes: 'BYTEA', bigint: 'BIGINT' },
+};
+
+function foundationTables(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE tenants (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at ${t.bigint} NOT NULL
+);
+CREATE TABLE principals (
+  tenant TEXT NOT NULL REFERENCES tenants(id),
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('user', 'agent', 'service')),
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+  created_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id)
+);
+CREATE TABLE tokens (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  principal TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  label TEXT NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  revoked_at ${t.bigint},
+  PRIMARY KEY (tenant, id),
+  FOREIGN KEY (tenant, principal) REFERENCES principals(tenant, id)
+);
+CREATE TABLE sessions (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  title TEXT NOT NULL,
+  meta TEXT NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id)
+);
+CREATE TABLE branches (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  session TEXT NOT NULL,
+  name TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  head TEXT NOT NULL,
+  head_seq INTEGER NOT NULL,
+  head_line TEXT NOT NULL,
+  own_line TEXT NOT NULL,
+  forked_from TEXT NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  updated_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id),
+  UNIQUE (tenant, session, name)
+);
+CREATE TABLE lines (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  session TEXT NOT NULL,
+  base_line TEXT NOT NULL,
+  base_seq INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+);
+CREATE TABLE events (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  session TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  line TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  parent TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  at ${t.bigint} NOT NULL,
+  idem_key TEXT,
+  PRIMARY KEY (tenant, id),
+  UNIQUE (tenant, line, seq)
+);
+CREATE UNIQUE INDEX events_idempotency ON events (tenant, session, idem_key) WHERE idem_key IS NOT NULL;
+CREATE TABLE ref_log (
+  tenant TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  at ${t.bigint} NOT NULL,
+  audit_seq ${t.bigint} NOT NULL,
+  op TEXT NOT NULL,
+  head_before TEXT NOT NULL,
+  head_after TEXT NOT NULL,
+  by_principal TEXT NOT NULL,
+  PRIMARY KEY (tenant, branch, audit_seq)
+);
+CREATE TABLE audit_entries (
+  tenant TEXT NOT NULL,
+  seq ${t.bigint} NOT NULL,
+  at ${t.bigint} NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  resource_type TEXT NOT NULL,
+  resource_id TEXT NOT NULL,
+  commitment TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (tenant, seq)
+);
+CREATE TABLE audit_payloads (
+  tenant TEXT NOT NULL,
+  seq ${t.bigint} NOT NULL,
+  salt TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (tenant, seq)
+);
+CREATE TABLE audit_heads (
+  tenant TEXT PRIMARY KEY,
+  seq ${t.bigint} NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE TABLE blobs (
+  tenant TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  size ${t.bigint} NOT NULL,
+  bytes ${t.bytes} NOT NULL,
+  PRIMARY KEY (tenant, digest)
+);`;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'foundation: identity, session log, audit chain, blobs',
+    sqlite: foundationTables('sqlite'),
+    postgres: `${foundationTables('postgres')}
+${rowLevelSecurity('tenants', 'id')}
+${TENANT_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
+  },
+];
+
+export const CURRENT_FORMAT_VERSION = MIGRATIONS.length;
+
+/** What a store's engine needs to offer for its migrations to run. */
+export interface MigrationTarget {
+  dialect: Dialect;
+  /** The store's format version, 0 for an empty store. */
+  formatVersion(): Promise<number>;
+  /** Applies one migration and records its version, atomically. */
+  apply(migration: Migration): Promise<void>;
+}
+
+/**
+ * Brings a store up to this build's format version. Refuses a store written
+ * by a newer Cairn rather than guessing at its layout.
+ */
+export async function migrate(target: MigrationTarget, where: string): Promise<number> {
+  const version = await target.formatVersion();
+  if (version > CURRENT_FORMAT_VERSION) {
+    throw new CairnError(
+      'UNSUPPORTED_FORMAT',
+      `store at ${where} has format version ${version}, newer than this Cairn understands (${CURRENT_FORMAT_VERSION}): upgrade Cairn to open it`,
+      { storeVersion: version, supportedVersion: CURRENT_FORMAT_VERSION },
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version > version) await target.apply(migration);
+  }
+  return CURRENT_FORMAT_VERSION;
+}

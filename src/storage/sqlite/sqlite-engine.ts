@@ -1,0 +1,217 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { CairnError } from '../../errors.js';
+import {
+  type Engine,
+  type EngineCapabilities,
+  type ReadOptions,
+  MAX_TRANSACTION_ATTEMPTS,
+  RetryTransaction,
+  type SqlExecutor,
+  type SqlParam,
+} from '../engine.js';
+import { type Migration, migrate } from '../migrations.js';
+
+export interface SqliteEngineOptions {
+  /** Folder holding `cairn.db`; created if missing. */
+  dir: string;
+  /** Most write transactions folded into one commit (one fsync). */
+  maxBatch?: number;
+}
+
+interface PendingWrite {
+  fn: (tx: SqlExecutor) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  attempts: number;
+}
+
+class StatementCache {
+  private readonly statements = new Map<string, Database.Statement>();
+  constructor(private readonly db: Database.Database) {}
+
+  get(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function executor(cache: StatementCache): SqlExecutor {
+  return {
+    lockRows: '',
+    async all<R>(sql: string, params: readonly SqlParam[] = []) {
+      return cache.get(sql).all(...params) as R[];
+    },
+    async get<R>(sql: string, params: readonly SqlParam[] = []) {
+      return cache.get(sql).get(...params) as R | undefined;
+    },
+    async run(sql: string, params: readonly SqlParam[] = []) {
+      return cache.get(sql).run(...params).changes;
+    },
+  };
+}
+
+/**
+ * The embedded engine: one SQLite database in WAL mode with synchronous=FULL,
+ * so a commit returns only after the WAL is fsynced. Writes from this process
+ * are queued and folded into one transaction per flush (group commit): each
+ * caller's work runs inside its own savepoint, so one caller's failure rolls
+ * back only its own writes, and every caller is answered after the shared
+ * commit is durable. Reads use a second connection that sees committed data only.
+ */
+export class SqliteEngine implements Engine {
+  readonly dialect = 'sqlite' as const;
+  readonly capabilities: EngineCapabilities = { groupCommit: true, rowLevelSecurity: false };
+  readonly path: string;
+  private readonly writer: Database.Database;
+  private readonly reader: Database.Database;
+  private readonly writerTx: SqlExecutor;
+  private readonly readerTx: SqlExecutor;
+  private readonly maxBatch: number;
+  private queue: PendingWrite[] = [];
+  private flushing = false;
+  private closed = false;
+
+  private constructor(options: SqliteEngineOptions) {
+    mkdirSync(options.dir, { recursive: true });
+    this.path = join(options.dir, 'cairn.db');
+    this.maxBatch = options.maxBatch ?? 512;
+    this.writer = new Database(this.path);
+    this.writer.pragma('journal_mode = WAL');
+    this.writer.pragma('synchronous = FULL');
+    this.writer.pragma('busy_timeout = 10000');
+    this.writer.pragma('foreign_keys = ON');
+    this.reader = new Database(this.path);
+    this.reader.pragma('busy_timeout = 10000');
+    this.writerTx = executor(new StatementCache(this.writer));
+    this.readerTx = executor(new StatementCache(this.reader));
+  }
+
+  static async open(options: SqliteEngineOptions): Promise<SqliteEngine> {
+    const engine = new SqliteEngine(options);
+    try {
+      await migrate(
+        {
+          dialect: 'sqlite',
+          formatVersion: async () => engine.formatVersion(),
+          apply: async (migration) => engine.applyMigration(migration),
+        },
+        options.dir,
+      );
+      const check = engine.writer.pragma('quick_check', { simple: true });
+      if (check !== 'ok') {
+        throw new CairnError('CORRUPT', `store at ${options.dir} failed SQLite's integrity check (${check}): restore it from a backup`, {
+          detail: String(check),
+        });
+      }
+    } catch (error) {
+      engine.writer.close();
+      engine.reader.close();
+      throw error;
+    }
+    return engine;
+  }
+
+  private formatVersion(): number {
+    this.writer.exec('CREATE TABLE IF NOT EXISTS cairn_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const row = this.writer.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as
+      | { value: string }
+      | undefined;
+    return row ? Number(row.value) : 0;
+  }
+
+  private applyMigration(migration: Migration): void {
+    this.writer.transaction(() => {
+      this.writer.exec(migration.sqlite);
+      this.writer
+        .prepare("INSERT INTO cairn_meta (key, value) VALUES ('format_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .run(String(migration.version));
+    }).immediate();
+  }
+
+  write<T>(_tenant: string, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new CairnError('UNAVAILABLE', 'the store is closed: open it again'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject, attempts: 0 });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  async read<T>(_tenant: string, fn: (tx: SqlExecutor) => Promise<T>, options?: ReadOptions): Promise<T> {
+    if (this.closed) throw new CairnError('UNAVAILABLE', 'the store is closed: open it again');
+    if (!options?.consistent) return fn(this.readerTx);
+    // A snapshot needs a transaction of its own; a private connection keeps it from other reads.
+    const db = new Database(this.path, { readonly: true });
+    try {
+      db.pragma('busy_timeout = 10000');
+      db.exec('BEGIN');
+      return await fn(executor(new StatementCache(db)));
+    } finally {
+      db.close();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown; retry: boolean }> = [];
+      try {
+        this.writer.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        for (const job of batch) job.reject(busy(error));
+        continue;
+      }
+      for (const job of batch) {
+        this.writer.exec('SAVEPOINT job');
+        try {
+          const value = await job.fn(this.writerTx);
+          this.writer.exec('RELEASE job');
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          this.writer.exec('ROLLBACK TO job');
+          this.writer.exec('RELEASE job');
+          outcomes.push({ ok: false, error, retry: error instanceof RetryTransaction });
+        }
+      }
+      try {
+        this.writer.exec('COMMIT');
+      } catch (error) {
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        for (const job of batch) job.reject(busy(error));
+        continue;
+      }
+      batch.forEach((job, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) job.resolve(outcome.value);
+        else if (outcome.retry && ++job.attempts < MAX_TRANSACTION_ATTEMPTS) this.queue.push(job);
+        else job.reject(outcome.error);
+      });
+    }
+    this.flushing = false;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.flushing || this.queue.length > 0) await new Promise((r) => setImmediate(r));
+    this.closed = true;
+    this.reader.close();
+    this.writer.close();
+  }
+}
+
+function busy(error: unknown): CairnError {
+  return new CairnError(
+    'UNAVAILABLE',
+    `the store could not commit (${error instanceof Error ? error.message : String(error)}): nothing was written, retry`,
+    {},
+    { cause: error },
+  );
+}

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { verifyAuditChain } from './audit/audit-verify.js';
+import type { BlobStore } from './blob/blob-store.js';
+import { FsBlobStore } from './blob/fs/fs-blob-store.js';
+import { EmbeddedFabric } from './embedded-fabric.js';
+import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
+import type { Engine } from './storage/engine.js';
+import { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
+import type { AuditReport, Identity } from './types.js';
+
+/**
+ * A Cairn store: a relational engine plus a blob store. It hands out fabrics,
+ * each acting as one identity; it reads no environment of its own.
+ */
+export class Store {
+  constructor(
+    readonly engine: Engine,
+    readonly blobs: BlobStore,
+  ) {}
+
+  /** The embedded default: `<dir>/cairn.db` (SQLite) and `<dir>/blobs/`. */
+  static async openDir(dir: string): Promise<Store> {
+    const engine = await SqliteEngine.open({ dir });
+    return new Store(engine, new FsBlobStore(join(dir, 'blobs')));
+  }
+
+  /** A fabric acting as the given identity. */
+  fabric(who: Identity): EmbeddedFabric {
+    return new EmbeddedFabric(this.engine, who);
+  }
+
+  authenticate(token: string): Promise<Identity> {
+    return authenticate(this.engine, token);
+  }
+
+  /** The store's local tenant and admin principal, created on first use. */
+  localIdentity(): Promise<Identity> {
+    return localIdentity(this.engine);
+  }
+
+  createTenant(name: string): Promise<CreatedTenant> {
+    return createTenant(this.engine, { name });
+  }
+
+  /** Verifies the audit chains of the named tenants. */
+  verifyTenants(tenants: string[]): Promise<AuditReport[]> {
+    return Promise.all(tenants.map((t) => verifyAuditChain(this.engine, t)));
+  }
+
+  async close(): Promise<void> {
+    await this.blobs.close();
+    await this.engine.close();
+  }
+}
+
+/**
+ * Opens the embedded fabric in a folder, acting as the store's local
+ * principal. Closing the fabric closes the store.
+ */
+export async function openFabric(options: { dir: string }): Promise<EmbeddedFabric> {
+  const store = await Store.openDir(options.dir);
+  try {
+    const who = await store.localIdentity();
+    return new EmbeddedFabric(store.engine, who, () => store.close());
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
