@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Makes `npm start` and `npm test` work on a fresh clone: installs the locked
+// dependencies when they are missing or older than the lockfile, then builds.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const marker = join(root, 'node_modules', '.package-lock.json');
+const lock = join(root, 'package-lock.json');
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+  console.error('cairn: installing dependencies from package-lock.json (first run compiles better-sqlite3, ~90 s)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
