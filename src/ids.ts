@@ -41,6 +41,7 @@ function encodeRandom(bytes: Buffer): string {
       out += ALPHABET[(acc >> bits) & 31];
     }
   }
+  if (bits > 0) out += ALPHABET[(acc << (5 - bits)) & 31];
   return out;
 }
 

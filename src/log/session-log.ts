@@ -70,7 +70,11 @@ async function requireBranch(
     `SELECT ${BRANCH_COLUMNS} FROM branches WHERE tenant = ? AND session = ? AND name = ? ${lock}`,
     [tenant, session, name],
   );
-  if (!row) throw notFound('branch', `${name} of session ${session}`);
+  if (!row) {
+    // Name the missing thing precisely: the session, or only the branch.
+    await requireSession(tx, tenant, session);
+    throw notFound('branch', `${name} of session ${session}`);
+  }
   return row;
 }
 
@@ -236,7 +240,6 @@ export async function appendEvent(
   now: number,
 ): Promise<AppendResult> {
   const actor = input.actor ?? who.principal;
-  await requireSession(tx, who.tenant, input.session);
   if (input.idempotencyKey !== undefined) {
     const earlier = await tx.get<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND session = ? AND idem_key = ?`,
@@ -324,7 +327,6 @@ export async function readBranch(
   who: Identity,
   input: ValidReadBranch,
 ): Promise<EventPage> {
-  await requireSession(tx, who.tenant, input.session);
   const branch = await requireBranch(tx, who.tenant, input.session, input.branch);
   const last = Math.min(branch.head_seq, input.from + input.limit - 1);
   const events: CairnEvent[] = [];
@@ -430,7 +432,6 @@ export async function rewindBranch(
   input: ValidRewind,
   now: number,
 ): Promise<Branch> {
-  await requireSession(tx, who.tenant, input.session);
   const branch = await requireBranch(tx, who.tenant, input.session, input.branch, tx.lockRows);
   const target = await eventInSession(tx, who, input.to, input.session);
   if (!onPath(await pathSegments(tx, who.tenant, branch), target)) {

@@ -39,9 +39,10 @@ CREATE POLICY tenant_isolation ON ${table}
 }
 
 /** Column types that differ between the engines; everything else is shared text. */
-const TYPES: Record<Dialect, { bytes: string; bigint: string }> = {
-  sqlite: { bytes: 'BLOB', bigint: 'INTEGER' },
-  postgres: { bytes: 'BYTEA', bigint: 'BIGINT' },
+const TYPES: Record<Dialect, { bytes: string; bigint: string; clustered: string }> = {
+  // SQLite: tables keyed by (tenant, …) are stored in their primary-key order, one b-tree each.
+  sqlite: { bytes: 'BLOB', bigint: 'INTEGER', clustered: ' WITHOUT ROWID' },
+  postgres: { bytes: 'BYTEA', bigint: 'BIGINT', clustered: '' },
 };
 
 function foundationTables(d: Dialect): string {
@@ -60,7 +61,7 @@ CREATE TABLE principals (
   role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
   created_at ${t.bigint} NOT NULL,
   PRIMARY KEY (tenant, id)
-);
+)${t.clustered};
 CREATE TABLE tokens (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -71,7 +72,7 @@ CREATE TABLE tokens (
   revoked_at ${t.bigint},
   PRIMARY KEY (tenant, id),
   FOREIGN KEY (tenant, principal) REFERENCES principals(tenant, id)
-);
+)${t.clustered};
 CREATE TABLE sessions (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -80,7 +81,7 @@ CREATE TABLE sessions (
   meta TEXT NOT NULL,
   created_at ${t.bigint} NOT NULL,
   PRIMARY KEY (tenant, id)
-);
+)${t.clustered};
 CREATE TABLE branches (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -96,7 +97,7 @@ CREATE TABLE branches (
   updated_at ${t.bigint} NOT NULL,
   PRIMARY KEY (tenant, id),
   UNIQUE (tenant, session, name)
-);
+)${t.clustered};
 CREATE TABLE lines (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -104,7 +105,7 @@ CREATE TABLE lines (
   base_line TEXT NOT NULL,
   base_seq INTEGER NOT NULL,
   PRIMARY KEY (tenant, id)
-);
+)${t.clustered};
 CREATE TABLE events (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -133,7 +134,7 @@ CREATE TABLE ref_log (
   head_after TEXT NOT NULL,
   by_principal TEXT NOT NULL,
   PRIMARY KEY (tenant, branch, audit_seq)
-);
+)${t.clustered};
 CREATE TABLE audit_entries (
   tenant TEXT NOT NULL,
   seq ${t.bigint} NOT NULL,
@@ -146,7 +147,7 @@ CREATE TABLE audit_entries (
   prev_hash TEXT NOT NULL,
   hash TEXT NOT NULL,
   PRIMARY KEY (tenant, seq)
-);
+)${t.clustered};
 CREATE TABLE audit_payloads (
   tenant TEXT NOT NULL,
   seq ${t.bigint} NOT NULL,
@@ -158,7 +159,7 @@ CREATE TABLE audit_heads (
   tenant TEXT PRIMARY KEY,
   seq ${t.bigint} NOT NULL,
   hash TEXT NOT NULL
-);
+)${t.clustered};
 CREATE TABLE blobs (
   tenant TEXT NOT NULL,
   digest TEXT NOT NULL,

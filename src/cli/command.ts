@@ -1,0 +1,69 @@
+import type { Fabric } from '../fabric.js';
+import type { Output } from './output.js';
+
+export interface FlagSpec {
+  name: string;
+  type: 'string' | 'boolean';
+  /** Placeholder shown in usage, e.g. `N` for `--limit N`. */
+  value?: string;
+  help: string;
+  required?: boolean;
+}
+
+export type FlagValues = Record<string, string | boolean | undefined>;
+
+/** What a command gets besides its target: parsed flags, positionals and the world outside. */
+export interface Invocation {
+  values: FlagValues;
+  positionals: string[];
+  out: Output;
+  env: Record<string, string | undefined>;
+  stdin: NodeJS.ReadableStream;
+}
+
+interface CommandBase {
+  /** Words that name the command, e.g. ['log', 'append']. */
+  names: string[];
+  /** Required positional arguments, in order, e.g. ['SESSION']. */
+  args: string[];
+  flags: FlagSpec[];
+  summary: string;
+}
+
+/** Works through a fabric: embedded (`--store`) or remote (`--url`/`--token`). */
+export interface FabricCommand extends CommandBase {
+  target: 'fabric';
+  run(fabric: Fabric, call: Invocation): Promise<number | undefined>;
+}
+
+/** Works on a local store directory only (init, serve, tenant create). */
+export interface StoreCommand extends CommandBase {
+  target: 'store';
+  /** True when the command may create the store; else the store must exist. */
+  createsStore: boolean;
+  run(dir: string, call: Invocation): Promise<number | undefined>;
+}
+
+export type Command = FabricCommand | StoreCommand;
+
+/** Flags every command takes. */
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  { name: 'json', type: 'boolean', help: 'print exactly one JSON document on stdout' },
+  { name: 'store', type: 'string', value: 'DIR', help: 'local store directory (env CAIRN_STORE; default ./.cairn)' },
+  { name: 'url', type: 'string', value: 'URL', help: 'server URL of a `cairn serve` (env CAIRN_URL)' },
+  { name: 'token', type: 'string', value: 'TOKEN', help: 'bearer token for --url (env CAIRN_TOKEN)' },
+  { name: 'help', type: 'boolean', help: 'show help for the command' },
+];
+
+export function commandName(command: Command): string {
+  return `cairn ${command.names.join(' ')}`;
+}
+
+export function usageLine(command: Command): string {
+  const parts = [commandName(command), ...command.args];
+  for (const flag of command.flags) {
+    const shown = flag.type === 'boolean' ? `--${flag.name}` : `--${flag.name} ${flag.value ?? 'VALUE'}`;
+    parts.push(flag.required ? shown : `[${shown}]`);
+  }
+  return parts.join(' ');
+}

@@ -1,0 +1,140 @@
+import { resolve } from 'node:path';
+import { connect } from '../client/remote-fabric.js';
+import type { Fabric } from '../fabric.js';
+import { openFabric } from '../store.js';
+import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from './args.js';
+import { type Command, commandName, type FabricCommand, type FlagValues, type Invocation, type StoreCommand } from './command.js';
+import { FABRIC_COMMANDS } from './fabric-commands.js';
+import { commandHelp, groupHelp, mainHelp } from './help.js';
+import { EXIT, Output, UsageError } from './output.js';
+import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js';
+
+/** Every command, in the order `cairn help` lists them. */
+export const COMMANDS: Command[] = [...STORE_COMMANDS, ...FABRIC_COMMANDS];
+
+/** What the CLI reads from its process; main() takes it as an argument so nothing below touches globals. */
+export interface CliWorld {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+function processWorld(): CliWorld {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+/** Runs one `cairn …` command line and returns its exit code; it never throws. */
+export async function main(argv: string[], world: CliWorld = processWorld()): Promise<number> {
+  const out = new Output(wantsJson(argv), world, world.env.CAIRN_DEBUG === '1');
+  try {
+    return await dispatch(argv, world, out);
+  } catch (error) {
+    return out.fail(error);
+  }
+}
+
+function hasHelpFlag(args: string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
+async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<number> {
+  if (argv[0] === 'help') return showHelp(argv.slice(1), out);
+  const lookup = findCommand(argv, COMMANDS);
+  if (lookup.kind === 'none') {
+    if (hasHelpFlag(lookup.rest)) return showHelp([], out);
+    throw new UsageError('missing command: run `cairn help` to list the commands');
+  }
+  if (lookup.kind === 'group') {
+    if (hasHelpFlag(lookup.rest)) return showHelp([lookup.group], out);
+    throw new UsageError(`"cairn ${lookup.group}" needs a subcommand: run \`cairn help ${lookup.group}\` to list them`);
+  }
+  const { command } = lookup;
+  const { values, positionals } = parseCommandLine(command, lookup.rest);
+  if (values.help) {
+    out.text(commandHelp(command), 'help');
+    return EXIT.ok;
+  }
+  checkArity(command, values, positionals);
+  const call: Invocation = { values, positionals, out, env: world.env, stdin: world.stdin };
+  const code = command.target === 'store' ? await runOnStore(command, call, world.cwd) : await runOnFabric(command, call, world.cwd);
+  return code ?? EXIT.ok;
+}
+
+function showHelp(words: string[], out: Output): number {
+  const names = words.filter((w) => !w.startsWith('-'));
+  if (names.length === 0) {
+    out.text(mainHelp(COMMANDS), 'help');
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.names.join(' ') === names.join(' '));
+  if (command) {
+    out.text(commandHelp(command), 'help');
+    return EXIT.ok;
+  }
+  if (names.length === 1 && COMMANDS.some((c) => c.names[0] === names[0])) {
+    out.text(groupHelp(names[0]!, COMMANDS), 'help');
+    return EXIT.ok;
+  }
+  throw new UsageError(`no command "cairn ${names.join(' ')}": run \`cairn help\` to list the commands`);
+}
+
+/** Treats an empty environment variable as unset. */
+function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function storeDir(values: FlagValues, call: Invocation, cwd: string): string {
+  return resolve(cwd, stringFlag(values, 'store') ?? fromEnv(call.env, 'CAIRN_STORE') ?? '.cairn');
+}
+
+async function runOnStore(command: StoreCommand, call: Invocation, cwd: string): Promise<number | undefined> {
+  if (stringFlag(call.values, 'url') !== undefined || stringFlag(call.values, 'token') !== undefined) {
+    throw new UsageError(`${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`);
+  }
+  const dir = storeDir(call.values, call, cwd);
+  if (!command.createsStore) requireStore(dir);
+  return command.run(dir, call);
+}
+
+type Target = { kind: 'remote'; url: string; token: string } | { kind: 'local'; dir: string };
+
+/** Flags beat environment variables; a --store flag beats $CAIRN_URL, a --url flag beats $CAIRN_STORE. */
+function resolveTarget(call: Invocation, cwd: string): Target {
+  const urlFlag = stringFlag(call.values, 'url');
+  const storeFlag = stringFlag(call.values, 'store');
+  const tokenFlag = stringFlag(call.values, 'token');
+  if (urlFlag !== undefined && storeFlag !== undefined) throw new UsageError('pass either --url or --store, not both');
+  const url = urlFlag ?? (storeFlag === undefined ? fromEnv(call.env, 'CAIRN_URL') : undefined);
+  if (url === undefined) {
+    if (tokenFlag !== undefined) {
+      throw new UsageError('--token goes with --url (or $CAIRN_URL): a local store needs no token');
+    }
+    return { kind: 'local', dir: storeDir(call.values, call, cwd) };
+  }
+  const token = tokenFlag ?? fromEnv(call.env, 'CAIRN_TOKEN');
+  if (token === undefined) {
+    throw new UsageError(
+      `${url} needs a token: pass --token or set $CAIRN_TOKEN (\`cairn serve\` prints one; \`cairn token create\` mints more)`,
+    );
+  }
+  return { kind: 'remote', url, token };
+}
+
+async function runOnFabric(command: FabricCommand, call: Invocation, cwd: string): Promise<number | undefined> {
+  const target = resolveTarget(call, cwd);
+  let fabric: Fabric;
+  if (target.kind === 'remote') {
+    fabric = connect({ url: target.url, token: target.token });
+  } else {
+    requireStore(target.dir);
+    fabric = await openStoreDir(target.dir, (dir) => openFabric({ dir }));
+  }
+  try {
+    return await command.run(fabric, call);
+  } finally {
+    await fabric.close();
+  }
+}

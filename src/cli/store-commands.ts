@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CairnError, isCairnError } from '../errors.js';
+import { type RunningServer, startServer } from '../server/index.js';
+import { Store } from '../store.js';
+import type { CreatedToken } from '../types.js';
+import { stringFlag, wholeNumberFlag } from './args.js';
+import type { StoreCommand } from './command.js';
+import { EXIT } from './output.js';
+
+/** Commands that need the store itself, not a fabric: they work on a local directory only. */
+
+/** True when `dir` holds a store (`Store.openDir` keeps its database in `<dir>/cairn.db`). */
+export function storeExists(dir: string): boolean {
+  return existsSync(join(dir, 'cairn.db'));
+}
+
+/** Refuses to open a store that is not there, so a mistyped --store does not create a new one. */
+export function requireStore(dir: string): void {
+  if (!storeExists(dir)) {
+    throw new CairnError('UNAVAILABLE', `no Cairn store at ${dir}: run \`cairn init --store ${dir}\` first, or pass --store DIR or --url`, {
+      store: dir,
+    });
+  }
+}
+
+/** Opens a store; file-system failures become UNAVAILABLE naming the directory. */
+export async function openStoreDir<T>(dir: string, open: (dir: string) => Promise<T>): Promise<T> {
+  try {
+    return await open(dir);
+  } catch (error) {
+    if (isCairnError(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CairnError('UNAVAILABLE', `could not open the store at ${dir} (${reason}): check the path and its permissions`, {
+      store: dir,
+    }, { cause: error });
+  }
+}
+
+async function withStore<T>(dir: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStoreDir(dir, (d) => Store.openDir(d));
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const init: StoreCommand = {
+  target: 'store',
+  createsStore: true,
+  names: ['init'],
+  args: [],
+  flags: [],
+  summary: 'create the store (if missing) and its local tenant and principal',
+  async run(dir, { out }) {
+    const existed = storeExists(dir);
+    const who = await withStore(dir, (store) => store.localIdentity());
+    out.result({ id: who.tenant, created: !existed, store: dir, ...who }, [
+      `${existed ? 'store already initialised' : 'initialised store'}: ${dir}`,
+      `tenant: ${who.tenant}`,
+      `principal: ${who.principal} (${who.kind}, ${who.role})`,
+    ]);
+    return EXIT.ok;
+  },
+};
+
+const tenantCreate: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['tenant', 'create'],
+  args: ['NAME'],
+  flags: [],
+  summary: 'create a tenant in the local store and print its first admin token (shown once)',
+  async run(dir, { positionals, out }) {
+    const name = positionals[0]!;
+    const created = await withStore(dir, (store) => store.createTenant(name));
+    out.result(
+      {
+        id: created.tenant,
+        name,
+        principal: created.principal,
+        token: created.token.token,
+        tokenId: created.token.id,
+        store: dir,
+      },
+      [
+        `created tenant ${created.tenant} (${name}) with admin principal ${created.principal}`,
+        `token: ${created.token.token}`,
+        '(shown once: store it now)',
+      ],
+    );
+    return EXIT.ok;
+  },
+};
+
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: string }).code;
+  const data = { host, port };
+  if (code === 'EADDRINUSE') {
+    return new CairnError('UNAVAILABLE', `port ${port} on ${host} is already in use: stop the other server or pick another --port`, data);
+  }
+  if (code === 'EACCES') {
+    return new CairnError('UNAVAILABLE', `not allowed to listen on ${host}:${port}: pick a port above 1023 with --port`, data);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CairnError('UNAVAILABLE', `cannot listen on host ${host}: pass an address of this machine with --host`, data);
+  }
+  return error;
+}
+
+function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      // A second signal during shutdown gets Node's default: exit at once.
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+const serve: StoreCommand = {
+  target: 'store',
+  createsStore: true,
+  names: ['serve'],
+  args: [],
+  flags: [
+    { name: 'host', type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
+    { name: 'port', type: 'string', value: 'PORT', help: 'port to listen on; 0 picks a free one (default 7070)' },
+  ],
+  summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
+  async run(dir, { values, out }) {
+    const host = stringFlag(values, 'host') ?? '127.0.0.1';
+    const port = wholeNumberFlag(values, 'port') ?? 7070;
+    if (port > 65535) throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, { field: 'port' });
+    const store = await openStoreDir(dir, (d) => Store.openDir(d));
+    let server: RunningServer;
+    let created: CreatedToken;
+    try {
+      const who = await store.localIdentity();
+      created = await store.fabric(who).createToken({ principal: who.principal, label: 'cairn serve' });
+      server = await startServer(store, { host, port, onInternalError: (error) => out.serverError(error) });
+    } catch (error) {
+      await store.close();
+      throw listenError(error, host, port);
+    }
+    const stopped = untilStopSignal();
+    out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [
+      `Cairn serving on ${server.url}`,
+      `token: ${created.token}`,
+    ]);
+    await stopped;
+    await server.close();
+    await store.close();
+    return EXIT.ok;
+  },
+};
+
+export const STORE_COMMANDS: StoreCommand[] = [init, serve, tenantCreate];

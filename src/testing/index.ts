@@ -1,0 +1,1 @@
+export { describeLogConformance, type LogConformanceOptions, type LogConformanceTarget } from './log-conformance.js';

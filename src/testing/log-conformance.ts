@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type { AuditReport } from '../types.js';
+
+/**
+ * The session-log conformance suite. Every way of reaching the log — the
+ * embedded SQLite engine, the PostgreSQL engine, the remote client over HTTP —
+ * runs these same cases; a target that cannot run them says why in `skip`.
+ */
+export interface LogConformanceTarget {
+  /** A fabric acting in tenant A. */
+  tenantA: Fabric;
+  /** A fabric acting in a different tenant B. */
+  tenantB: Fabric;
+  close(): Promise<void>;
+}
+
+export interface LogConformanceOptions {
+  /** When set, the suite is skipped and this reason is shown. */
+  skip?: string;
+}
+
+async function expectCode(promise: Promise<unknown>, code: string): Promise<CairnError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(CairnError);
+    expect((error as CairnError).code).toBe(code);
+    return error as CairnError;
+  }
+  throw new Error(`expected the call to fail with ${code}, but it succeeded`);
+}
+
+export function describeLogConformance(
+  name: string,
+  open: () => Promise<LogConformanceTarget>,
+  options: LogConformanceOptions = {},
+): void {
+  const title = options.skip ? `${name} (skipped: ${options.skip})` : name;
+  describe.skipIf(options.skip !== undefined)(`log conformance: ${title}`, () => {
+    let target: LogConformanceTarget;
+    let a: Fabric;
+    let b: Fabric;
+
+    beforeAll(async () => {
+      target = await open();
+      a = target.tenantA;
+      b = target.tenantB;
+    });
+    afterAll(async () => {
+      await target?.close();
+    });
+
+    it('creates, gets and pages through sessions', async () => {
+      const created = [];
+      for (let i = 0; i < 3; i++) created.push(await a.createSession({ title: `s${i}`, meta: { i } }));
+      const got = await a.getSession(created[1]!.id);
+      expect(got).toEqual(created[1]);
+      expect(got.meta).toEqual({ i: 1 });
+      const ids: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await a.listSessions({ limit: 2, after });
+        ids.push(...page.sessions.map((s) => s.id));
+        if (!page.next) break;
+        after = page.next;
+      }
+      for (const s of created) expect(ids).toContain(s.id);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('appends events root to head with contiguous sequence numbers and parent links', async () => {
+      const s = await a.createSession();
+      const appended = [];
+      for (let i = 0; i < 5; i++) {
+        appended.push(await a.append({ session: s.id, kind: 'message', payload: { i, text: `m${i}` }, actor: 'user' }));
+      }
+      const page = await a.readBranch({ session: s.id });
+      expect(page.events.map((e) => e.id)).toEqual(appended.map((e) => e.id));
+      expect(page.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect(page.events[0]!.parent).toBe('');
+      for (let i = 1; i < 5; i++) expect(page.events[i]!.parent).toBe(page.events[i - 1]!.id);
+      expect(page.events[3]!.payload).toEqual({ i: 3, text: 'm3' });
+      expect(page.events[0]!.actor).toBe('user');
+      expect(page.head).toBe(appended[4]!.id);
+      expect(page.next).toBeNull();
+      expect(await a.getEvent(appended[2]!.id)).toMatchObject({ id: appended[2]!.id, seq: 3, kind: 'message' });
+    });
+
+    it('pages a branch by sequence number', async () => {
+      const s = await a.createSession();
+      for (let i = 0; i < 7; i++) await a.append({ session: s.id, kind: 'note', payload: i });
+      const seen: number[] = [];
+      let from: number | null = 1;
+      while (from !== null) {
+        const page = await a.readBranch({ session: s.id, from, limit: 3 });
+        seen.push(...page.events.map((e) => e.payload as number));
+        from = page.next;
+      }
+      expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    });
+
+    it('deduplicates a retried append by idempotency key and refuses a key reused for other content', async () => {
+      const s = await a.createSession();
+      const first = await a.append({ session: s.id, kind: 'tool.intent', payload: { x: 1 }, idempotencyKey: 'k-1' });
+      const retry = await a.append({ session: s.id, kind: 'tool.intent', payload: { x: 1 }, idempotencyKey: 'k-1' });
+      expect(first.deduplicated).toBe(false);
+      expect(retry.deduplicated).toBe(true);
+      expect(retry.id).toBe(first.id);
+      await expectCode(a.append({ session: s.id, kind: 'tool.intent', payload: { x: 2 }, idempotencyKey: 'k-1' }), 'CONFLICT');
+      expect((await a.readBranch({ session: s.id })).events).toHaveLength(1);
+    });
+
+    it('forks at an event without copying, and keeps the branches apart', async () => {
+      const s = await a.createSession();
+      const e1 = await a.append({ session: s.id, kind: 'message', payload: 1 });
+      const e2 = await a.append({ session: s.id, kind: 'message', payload: 2 });
+      const alt = await a.fork({ session: s.id, at: e1.id, name: 'alt' });
+      expect(alt).toMatchObject({ name: 'alt', head: e1.id, headSeq: 1, forkedFrom: e1.id });
+      const f1 = await a.append({ session: s.id, branch: 'alt', kind: 'message', payload: 'alt-2' });
+      expect(f1.seq).toBe(2);
+      expect(f1.parent).toBe(e1.id);
+      await a.append({ session: s.id, kind: 'message', payload: 3 });
+      expect((await a.readBranch({ session: s.id, branch: 'alt' })).events.map((e) => e.payload)).toEqual([1, 'alt-2']);
+      expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual([1, 2, 3]);
+      const fromHead = await a.fork({ session: s.id });
+      expect(fromHead.head).not.toBe(e2.id);
+      expect(fromHead.headSeq).toBe(3);
+      const nested = await a.fork({ session: s.id, at: f1.id, name: 'alt-child' });
+      await a.append({ session: s.id, branch: 'alt-child', kind: 'message', payload: 'child-3' });
+      expect((await a.readBranch({ session: s.id, branch: 'alt-child' })).events.map((e) => e.payload)).toEqual([
+        1,
+        'alt-2',
+        'child-3',
+      ]);
+      const names = (await a.listBranches(s.id)).map((br) => br.name);
+      expect(names).toEqual(expect.arrayContaining(['main', 'alt', 'alt-child', fromHead.name]));
+      expect(nested.forkedFrom).toBe(f1.id);
+    });
+
+    it('rewinds a head as a new operation; the old head stays reachable', async () => {
+      const s = await a.createSession();
+      const e1 = await a.append({ session: s.id, kind: 'message', payload: 1 });
+      const e2 = await a.append({ session: s.id, kind: 'message', payload: 2 });
+      const rewound = await a.rewind({ session: s.id, branch: 'main', to: e1.id });
+      expect(rewound).toMatchObject({ head: e1.id, headSeq: 1 });
+      const e2b = await a.append({ session: s.id, kind: 'message', payload: '2b' });
+      expect(e2b).toMatchObject({ seq: 2, parent: e1.id });
+      expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual([1, '2b']);
+      expect((await a.getEvent(e2.id)).payload).toBe(2);
+      const history = await a.branchHistory(s.id, 'main');
+      expect(history.map((h) => h.op)).toEqual(['create', 'rewind']);
+      expect(history[1]).toMatchObject({ headBefore: e2.id, headAfter: e1.id });
+      await expectCode(a.rewind({ session: s.id, branch: 'main', to: e2.id }), 'INVALID_ARGUMENT');
+    });
+
+    it('serialises concurrent appends to one branch: none lost, none interleaved', async () => {
+      const s = await a.createSession();
+      const writers = 16;
+      const each = 20;
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          for (let i = 0; i < each; i++) await a.append({ session: s.id, kind: 'note', payload: { w, i } });
+        }),
+      );
+      const page = await a.readBranch({ session: s.id, limit: 10_000 });
+      expect(page.events).toHaveLength(writers * each);
+      expect(page.events.map((e) => e.seq)).toEqual(Array.from({ length: writers * each }, (_, i) => i + 1));
+      for (let i = 1; i < page.events.length; i++) expect(page.events[i]!.parent).toBe(page.events[i - 1]!.id);
+      for (let w = 0; w < writers; w++) {
+        const mine = page.events.filter((e) => (e.payload as { w: number }).w === w).map((e) => (e.payload as { i: number }).i);
+        expect(mine).toEqual(Array.from({ length: each }, (_, i) => i));
+      }
+    });
+
+    it('reports unknown ids as NOT_FOUND', async () => {
+      const s = await a.createSession();
+      await expectCode(a.getSession('ss_00000000000000000000000000'), 'NOT_FOUND');
+      await expectCode(a.getEvent('ev_00000000000000000000000000'), 'NOT_FOUND');
+      await expectCode(a.readBranch({ session: s.id, branch: 'nope' }), 'NOT_FOUND');
+      await expectCode(a.append({ session: 'ss_00000000000000000000000000', kind: 'x' }), 'NOT_FOUND');
+      await expectCode(a.append({ session: s.id, branch: 'nope', kind: 'x' }), 'NOT_FOUND');
+      await expectCode(a.fork({ session: s.id, at: 'ev_00000000000000000000000000' }), 'NOT_FOUND');
+    });
+
+    it('rejects bad input with a typed error and changes nothing', async () => {
+      const s = await a.createSession();
+      const e1 = await a.append({ session: s.id, kind: 'message', payload: 1 });
+      const other = await a.createSession();
+      const otherEvent = await a.append({ session: other.id, kind: 'message', payload: 'x' });
+      const before = await a.verifyAudit();
+      await expectCode(a.append({ session: s.id, kind: 'Bad Kind!' }), 'INVALID_ARGUMENT');
+      await expectCode(a.append({ session: 'not-an-id', kind: 'x' }), 'INVALID_ARGUMENT');
+      await expectCode(a.append({ session: s.id, kind: 'x', payload: 'y'.repeat(1024 * 1024 + 10) }), 'PAYLOAD_TOO_LARGE');
+      await expectCode(a.fork({ session: s.id, at: otherEvent.id }), 'INVALID_ARGUMENT');
+      await expectCode(a.fork({ session: s.id, at: e1.id, name: 'main' }), 'CONFLICT');
+      await expectCode(a.fork({ session: s.id, at: e1.id, name: '../etc' }), 'INVALID_ARGUMENT');
+      await expectCode(a.rewind({ session: s.id, branch: 'main', to: otherEvent.id }), 'INVALID_ARGUMENT');
+      await expectCode(a.readBranch({ session: s.id, limit: 0 }), 'INVALID_ARGUMENT');
+      const after = await a.verifyAudit();
+      expect(after.entries).toBe(before.entries);
+      expect((await a.readBranch({ session: s.id })).events.map((e) => e.id)).toEqual([e1.id]);
+      expect((await a.listBranches(s.id)).map((br) => br.name)).toEqual(['main']);
+    });
+
+    it("never shows one tenant another tenant's records", async () => {
+      const s = await a.createSession({ title: 'secret plan' });
+      const e1 = await a.append({ session: s.id, kind: 'message', payload: 'private' });
+      const mine = await b.createSession();
+      await expectCode(b.getSession(s.id), 'NOT_FOUND');
+      await expectCode(b.getEvent(e1.id), 'NOT_FOUND');
+      await expectCode(b.readBranch({ session: s.id }), 'NOT_FOUND');
+      await expectCode(b.listBranches(s.id), 'NOT_FOUND');
+      await expectCode(b.branchHistory(s.id, 'main'), 'NOT_FOUND');
+      await expectCode(b.append({ session: s.id, kind: 'message', payload: 'intrusion' }), 'NOT_FOUND');
+      await expectCode(b.fork({ session: s.id, at: e1.id }), 'NOT_FOUND');
+      await expectCode(b.fork({ session: mine.id, at: e1.id }), 'NOT_FOUND');
+      await expectCode(b.rewind({ session: s.id, branch: 'main', to: e1.id }), 'NOT_FOUND');
+      const listed = await b.listSessions({ limit: 1000 });
+      expect(listed.sessions.map((x) => x.id)).not.toContain(s.id);
+      expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual(['private']);
+      expect((await a.whoami()).tenant).not.toBe((await b.whoami()).tenant);
+    });
+
+    it('keeps a verifiable audit chain of every mutation', async () => {
+      const before: AuditReport = await a.verifyAudit();
+      const s = await a.createSession();
+      const e = await a.append({ session: s.id, kind: 'message', payload: 1 });
+      await a.fork({ session: s.id, at: e.id, name: 'audited' });
+      await a.rewind({ session: s.id, branch: 'audited', to: e.id });
+      const after = await a.verifyAudit();
+      expect(after.ok).toBe(true);
+      expect(after.firstBreak).toBeNull();
+      // session.create + branch.create, event.append, branch.fork; a rewind to the head is a no-op
+      expect(after.entries - before.entries).toBe(4);
+      expect(after.events - before.events).toBe(1);
+    });
+  });
+}

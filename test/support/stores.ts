@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '../../src/client/remote-fabric.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { Store } from '../../src/store.js';
+import type { LogConformanceTarget } from '../../src/testing/log-conformance.js';
+
+/** A temporary folder removed by the returned cleanup. */
+export function tempDir(prefix = 'cairn-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Two tenants of one store, each with its first admin token. */
+export async function twoTenants(store: Store) {
+  const a = await store.createTenant('tenant-a');
+  const b = await store.createTenant('tenant-b');
+  return { a, b };
+}
+
+/** Tenants A and B of a store, used directly through the library. */
+export async function embeddedTarget(store: Store, cleanup: () => Promise<void>): Promise<LogConformanceTarget> {
+  const { a, b } = await twoTenants(store);
+  return {
+    tenantA: store.fabric(await store.authenticate(a.token.token)),
+    tenantB: store.fabric(await store.authenticate(b.token.token)),
+    close: cleanup,
+  };
+}
+
+/** Tenants A and B of a store, reached over HTTP through a server on loopback. */
+export async function remoteTarget(
+  store: Store,
+  cleanup: () => Promise<void>,
+): Promise<LogConformanceTarget & { server: RunningServer; tokens: { a: string; b: string } }> {
+  const { a, b } = await twoTenants(store);
+  const server = await startServer(store, { host: '127.0.0.1', port: 0 });
+  return {
+    server,
+    tokens: { a: a.token.token, b: b.token.token },
+    tenantA: connect({ url: server.url, token: a.token.token }),
+    tenantB: connect({ url: server.url, token: b.token.token }),
+    close: async () => {
+      await server.close();
+      await cleanup();
+    },
+  };
+}
+
+export async function sqliteStore(): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  const temp = tempDir();
+  const store = await Store.openDir(temp.dir);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      temp.remove();
+    },
+  };
+}
