@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/server/index.js';
+import { openApiDocument } from '../src/server/openapi.js';
+import { remoteTarget, sqliteStore } from './support/stores.js';
+
+/**
+ * The HTTP surface: raw requests, so status codes and error bodies are what
+ * a client other than ours would see.
+ */
+let server: RunningServer;
+let tokens: { a: string; b: string };
+let close: () => Promise<void>;
+// Ids owned by tenant B.
+const ofB = { session: '', event: '', branch: 'main' };
+
+async function call(method: string, path: string, token: string | null, body?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(`${server.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+beforeAll(async () => {
+  const { store, cleanup } = await sqliteStore();
+  const target = await remoteTarget(store, cleanup);
+  server = target.server;
+  tokens = target.tokens;
+  close = target.close;
+  const session = await target.tenantB.createSession({ title: 'b only' });
+  const event = await target.tenantB.append({ session: session.id, kind: 'message', payload: 'b secret' });
+  ofB.session = session.id;
+  ofB.event = event.id;
+});
+
+afterAll(async () => close());
+
+describe('HTTP API', () => {
+  it("answers tenant A's token on tenant B's ids with NOT_FOUND on every endpoint, and changes nothing", async () => {
+    const { session, event, branch } = ofB;
+    const attempts: Array<[string, string, string?]> = [
+      ['GET', `/v1/sessions/${session}`],
+      ['POST', `/v1/sessions/${session}/events`, JSON.stringify({ kind: 'message', payload: 'intrusion' })],
+      ['GET', `/v1/sessions/${session}/branches/${branch}/events`],
+      ['GET', `/v1/events/${event}`],
+      ['GET', `/v1/sessions/${session}/branches`],
+      ['POST', `/v1/sessions/${session}/branches`, JSON.stringify({ at: event, name: 'stolen' })],
+      ['POST', `/v1/sessions/${session}/branches/${branch}/rewind`, JSON.stringify({ to: event })],
+      ['GET', `/v1/sessions/${session}/branches/${branch}/history`],
+    ];
+    for (const [method, path, body] of attempts) {
+      const response = await call(method, path, tokens.a, body);
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.json.code).toBe('NOT_FOUND');
+      expect(JSON.stringify(response.json)).not.toContain('b secret');
+    }
+    const listed = await call('GET', '/v1/sessions?limit=1000', tokens.a);
+    expect(listed.json.sessions.map((s: { id: string }) => s.id)).not.toContain(session);
+    const mine = await call('GET', `/v1/sessions/${session}/branches/main/events`, tokens.b);
+    expect(mine.json.events.map((e: { payload: unknown }) => e.payload)).toEqual(['b secret']);
+    const branches = await call('GET', `/v1/sessions/${session}/branches`, tokens.b);
+    expect(branches.json.map((b: { name: string }) => b.name)).toEqual(['main']);
+    // Every route of the API was tried, except those that take no tenant-B id.
+    const paths = Object.keys((openApiDocument() as { paths: Record<string, unknown> }).paths).filter((p) => p.includes('{'));
+    expect(attempts.length).toBeGreaterThanOrEqual(paths.length);
+  });
+
+  it('refuses a missing, malformed or forged token with 401 UNAUTHENTICATED', async () => {
+    for (const token of [null, 'nonsense', `${tokens.a.slice(0, -1)}${tokens.a.endsWith('a') ? 'b' : 'a'}`]) {
+      const response = await call('GET', '/v1/whoami', token);
+      expect(response.status).toBe(401);
+      expect(response.json.code).toBe('UNAUTHENTICATED');
+    }
+    expect((await call('GET', '/v1/whoami', tokens.a)).status).toBe(200);
+  });
+
+  it('answers malformed JSON and bad fields with 400 and a code, oversize bodies with 413', async () => {
+    const created = await call('POST', '/v1/sessions', tokens.a, '{}');
+    expect(created.status).toBe(201);
+    const id = created.json.id as string;
+    const malformed = await call('POST', `/v1/sessions/${id}/events`, tokens.a, '{"kind": "message", payload');
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(typeof malformed.json.message).toBe('string');
+    expect(malformed.json.data).toBeTypeOf('object');
+    const badField = await call('POST', `/v1/sessions/${id}/events`, tokens.a, JSON.stringify({ kind: 'Not A Kind' }));
+    expect(badField.status).toBe(400);
+    expect(badField.json.data.field).toBe('kind');
+    const unknownField = await call('POST', `/v1/sessions/${id}/events`, tokens.a, JSON.stringify({ kind: 'x', tenant: 'tn_x' }));
+    expect(unknownField.status).toBe(400);
+    const badQuery = await call('GET', `/v1/sessions/${id}/branches/main/events?limit=abc`, tokens.a);
+    expect(badQuery.status).toBe(400);
+    const huge = JSON.stringify({ kind: 'message', payload: 'x'.repeat(3 * 1024 * 1024) });
+    const oversize = await call('POST', `/v1/sessions/${id}/events`, tokens.a, huge);
+    expect(oversize.status).toBe(413);
+    expect(oversize.json.code).toBe('PAYLOAD_TOO_LARGE');
+    const events = await call('GET', `/v1/sessions/${id}/branches/main/events`, tokens.a);
+    expect(events.json.events).toEqual([]);
+  });
+
+  it('answers an unknown route with a typed 404', async () => {
+    const response = await call('GET', '/v1/nope', tokens.a);
+    expect(response.status).toBe(404);
+    expect(response.json.code).toBe('NOT_FOUND');
+  });
+
+  it('serves an OpenAPI 3.1 document describing every route', async () => {
+    const response = await fetch(`${server.url}/openapi.json`);
+    const doc = await response.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/sessions',
+        '/v1/sessions/{session}/events',
+        '/v1/sessions/{session}/branches/{branch}/events',
+        '/v1/events/{event}',
+        '/v1/sessions/{session}/branches/{branch}/rewind',
+        '/v1/tokens',
+        '/v1/audit/verify',
+      ]),
+    );
+    const append = doc.paths['/v1/sessions/{session}/events'].post;
+    expect(append.requestBody.content['application/json'].schema.required).toEqual(['kind']);
+    expect(doc.components.schemas.Error.required).toEqual(['code', 'message', 'data']);
+  });
+});
