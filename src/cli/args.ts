@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CairnError } from '../errors.js';
-import { type Command, commandName, type FlagValues, type Invocation, usageLine } from './command.js';
+import { type Command, type FlagValues, type Invocation, usageLine } from './command.js';
 import { UsageError } from './output.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -31,7 +31,13 @@ export type Lookup =
  * and the rest is left for the command's own strict parse.
  */
 export function findCommand(argv: string[], commands: Command[]): Lookup {
-  const { tokens } = parseArgs({ args: argv, options: GLOBAL_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: argv,
+    options: GLOBAL_OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const words: { word: string; index: number }[] = [];
   for (const token of tokens) {
     if (token.kind === 'option-terminator') break;
@@ -40,7 +46,8 @@ export function findCommand(argv: string[], commands: Command[]): Lookup {
   const first = words[0];
   if (!first) return { kind: 'none', rest: argv };
   const matches = commands.filter((c) => c.names[0] === first.word);
-  if (matches.length === 0) throw new UsageError(`unknown command "${first.word}": run \`cairn help\` to list the commands`);
+  if (matches.length === 0)
+    throw new UsageError(`unknown command "${first.word}": run \`cairn help\` to list the commands`);
   const second = words[1];
   const command = matches.find((c) => c.names.length === 1 || c.names[1] === second?.word);
   if (!command) return { kind: 'group', group: first.word, rest: without(argv, [first.index]) };
@@ -53,7 +60,10 @@ function without(argv: string[], indexes: number[]): string[] {
 }
 
 /** The command's flags and positionals; any unknown flag or wrong argument count is a usage error. */
-export function parseCommandLine(command: Command, rest: string[]): { values: FlagValues; positionals: string[] } {
+export function parseCommandLine(
+  command: Command,
+  rest: string[],
+): { values: FlagValues; positionals: string[] } {
   const options: OptionsConfig = { ...GLOBAL_OPTIONS };
   for (const flag of command.flags) options[flag.name] = { type: flag.type };
   let parsed: { values: FlagValues; positionals: string[] };
@@ -69,14 +79,16 @@ export function parseCommandLine(command: Command, rest: string[]): { values: Fl
 export function checkArity(command: Command, values: FlagValues, positionals: string[]): void {
   const usage = `usage: ${usageLine(command)}`;
   if (positionals.length < command.args.length) {
-    throw new UsageError(`${commandName(command)}: missing ${command.args[positionals.length]}: ${usage}`);
+    throw new UsageError(`${command.names.join(' ')}: missing ${command.args[positionals.length]}: ${usage}`);
   }
   if (positionals.length > command.args.length) {
-    throw new UsageError(`${commandName(command)}: unexpected argument "${positionals[command.args.length]}": ${usage}`);
+    throw new UsageError(
+      `${command.names.join(' ')}: unexpected argument "${positionals[command.args.length]}": ${usage}`,
+    );
   }
   for (const flag of command.flags) {
     if (flag.required && values[flag.name] === undefined) {
-      throw new UsageError(`${commandName(command)}: missing --${flag.name}: ${usage}`);
+      throw new UsageError(`${command.names.join(' ')}: missing --${flag.name}: ${usage}`);
     }
   }
 }
@@ -89,7 +101,8 @@ function describeParseError(error: unknown): string {
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
     if (message.includes('argument missing')) return `flag ${option} needs a value`;
     if (message.includes('does not take an argument')) return `flag ${option} takes no value`;
-    if (message.includes('ambiguous')) return `flag ${option} needs a value (write ${option}=VALUE for one that starts with "-")`;
+    if (message.includes('ambiguous'))
+      return `flag ${option} needs a value (write ${option}=VALUE for one that starts with "-")`;
   }
   return message.replace(/\.$/, '');
 }
@@ -104,7 +117,9 @@ export function wholeNumberFlag(values: FlagValues, name: string): number | unde
   const value = stringFlag(values, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) {
-    throw new CairnError('INVALID_ARGUMENT', `--${name} expects a whole number, got "${value}"`, { field: name });
+    throw new CairnError('INVALID_ARGUMENT', `--${name} expects a whole number, got "${value}"`, {
+      field: name,
+    });
   }
   return Number(value.trim());
 }
@@ -120,9 +135,13 @@ export function parseJsonText(text: string, source: string): unknown {
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CairnError('INVALID_ARGUMENT', `${source} is not valid JSON (${reason}): pass a JSON value, e.g. '{"text":"hi"}'`, {
-      field: source,
-    });
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `${source} is not valid JSON (${reason}): pass a JSON value, e.g. '{"text":"hi"}'`,
+      {
+        field: source,
+      },
+    );
   }
 }
 
@@ -139,9 +158,13 @@ export async function readPayload(call: Invocation): Promise<unknown> {
       text = await readFile(file, 'utf8');
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new CairnError('INVALID_ARGUMENT', `could not read --payload-file ${file} (${reason}): check the path`, {
-        field: 'payload-file',
-      });
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `could not read --payload-file ${file} (${reason}): check the path`,
+        {
+          field: 'payload-file',
+        },
+      );
     }
     return parseJsonText(text, `--payload-file ${file}`);
   }

@@ -49,7 +49,12 @@ export type Command = FabricCommand | StoreCommand;
 /** Flags every command takes. */
 export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: 'json', type: 'boolean', help: 'print exactly one JSON document on stdout' },
-  { name: 'store', type: 'string', value: 'DIR', help: 'local store directory (env CAIRN_STORE; default ./.cairn)' },
+  {
+    name: 'store',
+    type: 'string',
+    value: 'DIR',
+    help: 'local store directory (env CAIRN_STORE; default ./.cairn)',
+  },
   { name: 'url', type: 'string', value: 'URL', help: 'server URL of a `cairn serve` (env CAIRN_URL)' },
   { name: 'token', type: 'string', value: 'TOKEN', help: 'bearer token for --url (env CAIRN_TOKEN)' },
   { name: 'help', type: 'boolean', help: 'show help for the command' },

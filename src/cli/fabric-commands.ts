@@ -46,10 +46,25 @@ const tokenCreate: FabricCommand = {
   names: ['token', 'create'],
   args: [],
   flags: [
-    { name: 'principal', type: 'string', value: 'ID', help: 'mint for this existing principal (default: a new one)' },
-    { name: 'kind', type: 'string', value: 'agent|user|service', help: 'kind of the new principal (default agent)' },
+    {
+      name: 'principal',
+      type: 'string',
+      value: 'ID',
+      help: 'mint for this existing principal (default: a new one)',
+    },
+    {
+      name: 'kind',
+      type: 'string',
+      value: 'agent|user|service',
+      help: 'kind of the new principal (default agent)',
+    },
     { name: 'name', type: 'string', value: 'N', help: 'name of the new principal (default agent)' },
-    { name: 'role', type: 'string', value: 'member|admin', help: 'role of the new principal (default member)' },
+    {
+      name: 'role',
+      type: 'string',
+      value: 'member|admin',
+      help: 'role of the new principal (default member)',
+    },
     { name: 'label', type: 'string', value: 'L', help: 'a note to tell tokens apart' },
   ],
   summary: 'mint a bearer token (printed once: Cairn keeps only its hash)',
@@ -82,7 +97,10 @@ const sessionNew: FabricCommand = {
   summary: 'create a session (with an empty main branch)',
   async run(fabric, { values, out }) {
     const session = await fabric.createSession(
-      defined({ title: stringFlag(values, 'title'), meta: jsonFlag(values, 'meta') as Record<string, unknown> | undefined }),
+      defined({
+        title: stringFlag(values, 'title'),
+        meta: jsonFlag(values, 'meta') as Record<string, unknown> | undefined,
+      }),
     );
     out.result(session, `created session ${session.id}`);
     return EXIT.ok;
@@ -95,7 +113,12 @@ const sessionList: FabricCommand = {
   args: [],
   flags: [
     { name: 'limit', type: 'string', value: 'N', help: 'at most N sessions (default 100)' },
-    { name: 'after', type: 'string', value: 'ID', help: 'start after this session id (the previous page’s next)' },
+    {
+      name: 'after',
+      type: 'string',
+      value: 'ID',
+      help: 'start after this session id (the previous page’s next)',
+    },
   ],
   summary: 'list sessions, oldest first',
   async run(fabric, { values, out }) {
@@ -120,7 +143,11 @@ const sessionShow: FabricCommand = {
     const id = positionals[0]!;
     const session = await fabric.getSession(id);
     const branches = await fabric.listBranches(id);
-    const lines = [...sessionLines(session), 'branches:', ...table(branchRows(branches)).map((l) => `  ${l}`)];
+    const lines = [
+      ...sessionLines(session),
+      'branches:',
+      ...table(branchRows(branches)).map((l) => `  ${l}`),
+    ];
     out.result({ session, branches }, lines);
     return EXIT.ok;
   },
@@ -131,12 +158,23 @@ const logAppend: FabricCommand = {
   names: ['log', 'append'],
   args: ['SESSION'],
   flags: [
-    { name: 'kind', type: 'string', value: 'K', help: 'event kind, e.g. message or tool.call', required: true },
+    {
+      name: 'kind',
+      type: 'string',
+      value: 'K',
+      help: 'event kind, e.g. message or tool.call',
+      required: true,
+    },
     { name: 'payload', type: 'string', value: 'JSON', help: 'the payload as JSON; "-" reads it from stdin' },
     { name: 'payload-file', type: 'string', value: 'F', help: 'read the JSON payload from file F' },
     { name: 'branch', type: 'string', value: 'B', help: 'branch to append to (default main)' },
     { name: 'actor', type: 'string', value: 'A', help: 'who or what produced the event' },
-    { name: 'key', type: 'string', value: 'KEY', help: 'idempotency key: a retry with the same key appends once' },
+    {
+      name: 'key',
+      type: 'string',
+      value: 'KEY',
+      help: 'idempotency key: a retry with the same key appends once',
+    },
   ],
   summary: 'append one event to a branch head (durable when the command returns)',
   async run(fabric, call) {
@@ -152,7 +190,10 @@ const logAppend: FabricCommand = {
       }) as { session: string; kind: string },
     );
     const what = `${event.id} at seq ${event.seq} on ${event.branch}`;
-    out.result(event, event.deduplicated ? `already appended ${what} (same idempotency key)` : `appended ${what}`);
+    out.result(
+      event,
+      event.deduplicated ? `already appended ${what} (same idempotency key)` : `appended ${what}`,
+    );
     return EXIT.ok;
   },
 };
@@ -177,7 +218,8 @@ const logShow: FabricCommand = {
       }) as { session: string },
     );
     const lines = table(eventRows(page.events));
-    if (page.events.length === 0) lines.push(page.headSeq === 0 ? 'no events yet' : 'no events in this range');
+    if (page.events.length === 0)
+      lines.push(page.headSeq === 0 ? 'no events yet' : 'no events in this range');
     if (page.next !== null) lines.push(`(more: --from ${page.next})`);
     out.result(page, lines);
     return EXIT.ok;
@@ -212,7 +254,15 @@ const branchRewind: FabricCommand = {
   target: 'fabric',
   names: ['branch', 'rewind'],
   args: ['SESSION', 'BRANCH'],
-  flags: [{ name: 'to', type: 'string', value: 'EVENT', help: 'event on the branch’s path to move the head to', required: true }],
+  flags: [
+    {
+      name: 'to',
+      type: 'string',
+      value: 'EVENT',
+      help: 'event on the branch’s path to move the head to',
+      required: true,
+    },
+  ],
   summary: 'move a branch head back to an event on its path (the old head stays readable)',
   async run(fabric, { values, positionals, out }) {
     const branch = await fabric.rewind({
@@ -248,7 +298,12 @@ const branchHistory: FabricCommand = {
   async run(fabric, { positionals, out }) {
     const [session, branch] = positionals as [string, string];
     const history = await fabric.branchHistory(session, branch);
-    const rows = history.map((h) => [isoTime(h.at), h.op, `${h.headBefore || '(empty)'} -> ${h.headAfter || '(empty)'}`, h.by]);
+    const rows = history.map((h) => [
+      isoTime(h.at),
+      h.op,
+      `${h.headBefore || '(empty)'} -> ${h.headAfter || '(empty)'}`,
+      h.by,
+    ]);
     out.result({ session, branch, history }, table(rows));
     return EXIT.ok;
   },

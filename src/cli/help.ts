@@ -51,7 +51,8 @@ export function commandHelp(command: Command): string {
   const lines = [`usage: ${usageLine(command)}`, '', `${command.summary}.`, ''];
   if (command.flags.length > 0) lines.push('flags:', ...flagLines(command.flags), '');
   lines.push('flags every command takes:', ...flagLines(GLOBAL_FLAGS), '');
-  if (command.target === 'store') lines.push(`${commandName(command)} works on a local store only (--store).`, '');
+  if (command.target === 'store')
+    lines.push(`${commandName(command)} works on a local store only (--store).`, '');
   return lines.join('\n');
 }
 

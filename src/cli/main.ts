@@ -3,7 +3,14 @@ import { connect } from '../client/remote-fabric.js';
 import type { Fabric } from '../fabric.js';
 import { openFabric } from '../store.js';
 import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from './args.js';
-import { type Command, commandName, type FabricCommand, type FlagValues, type Invocation, type StoreCommand } from './command.js';
+import {
+  type Command,
+  commandName,
+  type FabricCommand,
+  type FlagValues,
+  type Invocation,
+  type StoreCommand,
+} from './command.js';
 import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { EXIT, Output, UsageError } from './output.js';
@@ -22,7 +29,13 @@ export interface CliWorld {
 }
 
 function processWorld(): CliWorld {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
 /** Runs one `cairn …` command line and returns its exit code; it never throws. */
@@ -48,7 +61,9 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
   }
   if (lookup.kind === 'group') {
     if (hasHelpFlag(lookup.rest)) return showHelp([lookup.group], out);
-    throw new UsageError(`"cairn ${lookup.group}" needs a subcommand: run \`cairn help ${lookup.group}\` to list them`);
+    throw new UsageError(
+      `"cairn ${lookup.group}" needs a subcommand: run \`cairn help ${lookup.group}\` to list them`,
+    );
   }
   const { command } = lookup;
   const { values, positionals } = parseCommandLine(command, lookup.rest);
@@ -58,7 +73,10 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
   }
   checkArity(command, values, positionals);
   const call: Invocation = { values, positionals, out, env: world.env, stdin: world.stdin };
-  const code = command.target === 'store' ? await runOnStore(command, call, world.cwd) : await runOnFabric(command, call, world.cwd);
+  const code =
+    command.target === 'store'
+      ? await runOnStore(command, call, world.cwd)
+      : await runOnFabric(command, call, world.cwd);
   return code ?? EXIT.ok;
 }
 
@@ -92,7 +110,9 @@ function storeDir(values: FlagValues, call: Invocation, cwd: string): string {
 
 async function runOnStore(command: StoreCommand, call: Invocation, cwd: string): Promise<number | undefined> {
   if (stringFlag(call.values, 'url') !== undefined || stringFlag(call.values, 'token') !== undefined) {
-    throw new UsageError(`${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`);
+    throw new UsageError(
+      `${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`,
+    );
   }
   const dir = storeDir(call.values, call, cwd);
   if (!command.createsStore) requireStore(dir);
@@ -106,7 +126,8 @@ function resolveTarget(call: Invocation, cwd: string): Target {
   const urlFlag = stringFlag(call.values, 'url');
   const storeFlag = stringFlag(call.values, 'store');
   const tokenFlag = stringFlag(call.values, 'token');
-  if (urlFlag !== undefined && storeFlag !== undefined) throw new UsageError('pass either --url or --store, not both');
+  if (urlFlag !== undefined && storeFlag !== undefined)
+    throw new UsageError('pass either --url or --store, not both');
   const url = urlFlag ?? (storeFlag === undefined ? fromEnv(call.env, 'CAIRN_URL') : undefined);
   if (url === undefined) {
     if (tokenFlag !== undefined) {
@@ -123,7 +144,11 @@ function resolveTarget(call: Invocation, cwd: string): Target {
   return { kind: 'remote', url, token };
 }
 
-async function runOnFabric(command: FabricCommand, call: Invocation, cwd: string): Promise<number | undefined> {
+async function runOnFabric(
+  command: FabricCommand,
+  call: Invocation,
+  cwd: string,
+): Promise<number | undefined> {
   const target = resolveTarget(call, cwd);
   let fabric: Fabric;
   if (target.kind === 'remote') {

@@ -96,7 +96,8 @@ interface Failure {
 }
 
 function describeFailure(error: unknown): Failure {
-  if (error instanceof UsageError) return { code: 'USAGE', message: error.message, data: {}, exitCode: EXIT.usage };
+  if (error instanceof UsageError)
+    return { code: 'USAGE', message: error.message, data: {}, exitCode: EXIT.usage };
   if (error instanceof CairnError) {
     return { code: error.code, message: error.message, data: error.data, exitCode: exitCodeFor(error.code) };
   }

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { CairnError, isCairnError } from '../errors.js';
 import { type RunningServer, startServer } from '../server/index.js';
 import { Store } from '../store.js';
-import type { CreatedToken } from '../types.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
-import { EXIT } from './output.js';
+import { EXIT, type Output } from './output.js';
 
 /** Commands that need the store itself, not a fabric: they work on a local directory only. */
 
@@ -18,9 +17,13 @@ export function storeExists(dir: string): boolean {
 /** Refuses to open a store that is not there, so a mistyped --store does not create a new one. */
 export function requireStore(dir: string): void {
   if (!storeExists(dir)) {
-    throw new CairnError('UNAVAILABLE', `no Cairn store at ${dir}: run \`cairn init --store ${dir}\` first, or pass --store DIR or --url`, {
-      store: dir,
-    });
+    throw new CairnError(
+      'UNAVAILABLE',
+      `no Cairn store at ${dir}: run \`cairn init --store ${dir}\` first, or pass --store DIR or --url`,
+      {
+        store: dir,
+      },
+    );
   }
 }
 
@@ -31,9 +34,14 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
   } catch (error) {
     if (isCairnError(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CairnError('UNAVAILABLE', `could not open the store at ${dir} (${reason}): check the path and its permissions`, {
-      store: dir,
-    }, { cause: error });
+    throw new CairnError(
+      'UNAVAILABLE',
+      `could not open the store at ${dir} (${reason}): check the path and its permissions`,
+      {
+        store: dir,
+      },
+      { cause: error },
+    );
   }
 }
 
@@ -98,13 +106,25 @@ function listenError(error: unknown, host: string, port: number): unknown {
   const code = (error as { code?: string }).code;
   const data = { host, port };
   if (code === 'EADDRINUSE') {
-    return new CairnError('UNAVAILABLE', `port ${port} on ${host} is already in use: stop the other server or pick another --port`, data);
+    return new CairnError(
+      'UNAVAILABLE',
+      `port ${port} on ${host} is already in use: stop the other server or pick another --port`,
+      data,
+    );
   }
   if (code === 'EACCES') {
-    return new CairnError('UNAVAILABLE', `not allowed to listen on ${host}:${port}: pick a port above 1023 with --port`, data);
+    return new CairnError(
+      'UNAVAILABLE',
+      `not allowed to listen on ${host}:${port}: pick a port above 1023 with --port`,
+      data,
+    );
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CairnError('UNAVAILABLE', `cannot listen on host ${host}: pass an address of this machine with --host`, data);
+    return new CairnError(
+      'UNAVAILABLE',
+      `cannot listen on host ${host}: pass an address of this machine with --host`,
+      data,
+    );
   }
   return error;
 }
@@ -122,6 +142,27 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/** Listens first, so a busy port does not leave an unused token behind; closes everything on failure. */
+async function startServing(store: Store, host: string, port: number, out: Output) {
+  let server: RunningServer | undefined;
+  try {
+    const who = await store.localIdentity();
+    server = await startServer(store, {
+      host,
+      port,
+      onInternalError: (error) => out.serverError(error),
+    }).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
+    const created = await store.fabric(who).createToken({ principal: who.principal, label: 'cairn serve' });
+    return { server, created };
+  } catch (error) {
+    await server?.close();
+    await store.close();
+    throw error;
+  }
+}
+
 const serve: StoreCommand = {
   target: 'store',
   createsStore: true,
@@ -129,24 +170,23 @@ const serve: StoreCommand = {
   args: [],
   flags: [
     { name: 'host', type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
-    { name: 'port', type: 'string', value: 'PORT', help: 'port to listen on; 0 picks a free one (default 7070)' },
+    {
+      name: 'port',
+      type: 'string',
+      value: 'PORT',
+      help: 'port to listen on; 0 picks a free one (default 7070)',
+    },
   ],
   summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
   async run(dir, { values, out }) {
     const host = stringFlag(values, 'host') ?? '127.0.0.1';
     const port = wholeNumberFlag(values, 'port') ?? 7070;
-    if (port > 65535) throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, { field: 'port' });
+    if (port > 65535)
+      throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, {
+        field: 'port',
+      });
     const store = await openStoreDir(dir, (d) => Store.openDir(d));
-    let server: RunningServer;
-    let created: CreatedToken;
-    try {
-      const who = await store.localIdentity();
-      created = await store.fabric(who).createToken({ principal: who.principal, label: 'cairn serve' });
-      server = await startServer(store, { host, port, onInternalError: (error) => out.serverError(error) });
-    } catch (error) {
-      await store.close();
-      throw listenError(error, host, port);
-    }
+    const { server, created } = await startServing(store, host, port, out);
     const stopped = untilStopSignal();
     out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [
       `Cairn serving on ${server.url}`,

@@ -93,7 +93,12 @@ export class SqliteEngine implements Engine {
   }
 
   static async open(options: SqliteEngineOptions): Promise<SqliteEngine> {
-    const engine = new SqliteEngine(options);
+    let engine: SqliteEngine;
+    try {
+      engine = new SqliteEngine(options);
+    } catch (error) {
+      throw translate(error, options.dir);
+    }
     try {
       await migrate(
         {
@@ -112,7 +117,7 @@ export class SqliteEngine implements Engine {
     } catch (error) {
       engine.writer.close();
       engine.reader.close();
-      throw error;
+      throw translate(error, options.dir);
     }
     return engine;
   }
@@ -205,6 +210,22 @@ export class SqliteEngine implements Engine {
     this.reader.close();
     this.writer.close();
   }
+}
+
+/** SQLite's own failures, as Cairn's typed errors; anything else passes through. */
+function translate(error: unknown, dir: string): unknown {
+  const code = (error as { code?: string }).code ?? '';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return new CairnError('CORRUPT', `store at ${dir} is not a readable Cairn database (${code}): restore it from a backup`, {
+      sqlite: code,
+    });
+  }
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) {
+    return new CairnError('UNAVAILABLE', `store at ${dir} cannot be opened for writing (${code}): check the path and its permissions`, {
+      sqlite: code,
+    });
+  }
+  return error;
 }
 
 function busy(error: unknown): CairnError {

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlobStore } from '../blob/blob-store.js';
+import { sha256Hex } from '../digest.js';
+import { CairnError } from '../errors.js';
+
+/** The blob-store conformance suite, run against every blob engine. */
+export interface BlobConformanceTarget {
+  blobs: BlobStore;
+  /** Two tenant ids that exist in the store. */
+  tenants: [string, string];
+  /** Overwrites the stored bytes of a blob behind the store's back. */
+  corrupt(tenant: string, digest: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `expected ${code}`).toBeInstanceOf(CairnError);
+  expect((error as CairnError).code).toBe(code);
+}
+
+export function describeBlobConformance(
+  name: string,
+  open: () => Promise<BlobConformanceTarget>,
+  options: { skip?: string } = {},
+): void {
+  const title = options.skip ? `${name} (skipped: ${options.skip})` : name;
+  describe.skipIf(options.skip !== undefined)(`blob conformance: ${title}`, () => {
+    let target: BlobConformanceTarget;
+    beforeAll(async () => {
+      target = await open();
+    });
+    afterAll(async () => target?.close());
+
+    it('puts by digest, gets the same bytes back, and reports presence', async () => {
+      const [t] = target.tenants;
+      const bytes = Buffer.from('hello, cairn');
+      const digest = await target.blobs.put(t, bytes);
+      expect(digest).toBe(sha256Hex(bytes));
+      expect(await target.blobs.has(t, digest)).toBe(true);
+      expect(Buffer.compare(await target.blobs.get(t, digest), bytes)).toBe(0);
+      expect(await target.blobs.put(t, bytes)).toBe(digest);
+      const empty = await target.blobs.put(t, new Uint8Array(0));
+      expect((await target.blobs.get(t, empty)).length).toBe(0);
+    });
+
+    it('deletes, and deleting twice is harmless', async () => {
+      const [t] = target.tenants;
+      const digest = await target.blobs.put(t, Buffer.from('short-lived'));
+      await target.blobs.delete(t, digest);
+      await target.blobs.delete(t, digest);
+      expect(await target.blobs.has(t, digest)).toBe(false);
+      await expectCode(target.blobs.get(t, digest), 'NOT_FOUND');
+    });
+
+    it('keeps tenants apart: the same bytes are two objects, invisible across tenants', async () => {
+      const [t1, t2] = target.tenants;
+      const digest = await target.blobs.put(t1, Buffer.from('tenant one only'));
+      expect(await target.blobs.has(t2, digest)).toBe(false);
+      await expectCode(target.blobs.get(t2, digest), 'NOT_FOUND');
+      await target.blobs.put(t2, Buffer.from('tenant one only'));
+      await target.blobs.delete(t2, digest);
+      expect(await target.blobs.has(t1, digest)).toBe(true);
+    });
+
+    it('reports corrupt content instead of returning it', async () => {
+      const [t] = target.tenants;
+      const digest = await target.blobs.put(t, Buffer.from('precious bytes'));
+      await target.corrupt(t, digest);
+      await expectCode(target.blobs.get(t, digest), 'CORRUPT');
+    });
+
+    it('rejects a malformed digest or tenant with INVALID_ARGUMENT', async () => {
+      const [t] = target.tenants;
+      await expectCode(target.blobs.get(t, '../../etc/passwd'), 'INVALID_ARGUMENT');
+      await expectCode(target.blobs.get('../x', 'a'.repeat(64)), 'INVALID_ARGUMENT');
+    });
+  });
+}

@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
+import { CairnError } from '../src/errors.js';
+import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
+import { Store } from '../src/store.js';
+import { describeBlobConformance } from '../src/testing/blob-conformance.js';
+import { tempDir } from './support/stores.js';
+
+describeBlobConformance('filesystem', async () => {
+  const temp = tempDir('cairn-blobs-');
+  const root = join(temp.dir, 'blobs');
+  return {
+    blobs: new FsBlobStore(root),
+    tenants: ['tn_aaaaaaaaaaaaaaaaaaaaaaaaaa', 'tn_bbbbbbbbbbbbbbbbbbbbbbbbbb'],
+    corrupt: async (tenant, digest) => writeFileSync(join(root, tenant, digest.slice(0, 2), digest), 'tampered'),
+    close: async () => temp.remove(),
+  };
+});
+
+describe('SQLite store format', () => {
+  it('records its format version and reopens idempotently', async () => {
+    const temp = tempDir();
+    try {
+      await (await Store.openDir(temp.dir)).close();
+      await (await Store.openDir(temp.dir)).close();
+      const db = new Database(join(temp.dir, 'cairn.db'), { readonly: true });
+      const row = db.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as { value: string };
+      db.close();
+      expect(Number(row.value)).toBe(CURRENT_FORMAT_VERSION);
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('refuses a store written by a newer format, and leaves it untouched', async () => {
+    const temp = tempDir();
+    try {
+      await (await Store.openDir(temp.dir)).close();
+      const db = new Database(join(temp.dir, 'cairn.db'));
+      db.prepare("UPDATE cairn_meta SET value = '999' WHERE key = 'format_version'").run();
+      db.close();
+      const error = await Store.openDir(temp.dir).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CairnError);
+      expect((error as CairnError).code).toBe('UNSUPPORTED_FORMAT');
+      expect((error as CairnError).message).toMatch(/upgrade Cairn/);
+      const check = new Database(join(temp.dir, 'cairn.db'), { readonly: true });
+      expect((check.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as { value: string }).value).toBe('999');
+      check.close();
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('reports a damaged database file as CORRUPT instead of opening it', async () => {
+    const temp = tempDir();
+    try {
+      writeFileSync(join(temp.dir, 'cairn.db'), Buffer.alloc(8192, 7));
+      const error = await Store.openDir(temp.dir).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CairnError);
+      expect((error as CairnError).code).toBe('CORRUPT');
+    } finally {
+      temp.remove();
+    }
+  });
+});
