@@ -1,0 +1,82 @@
+// Shared helpers for the benchmarks. Benchmarks print; they never assert.
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const DIST = resolve(fileURLToPath(new URL('../dist/', import.meta.url)));
+
+/** Imports a module from the built library, e.g. `fromDist('index.js')`. */
+export function fromDist(path) {
+  return import(pathToFileURL(join(DIST, path)).href);
+}
+
+/** Nanoseconds since an arbitrary origin. */
+export const now = () => process.hrtime.bigint();
+
+/** Milliseconds between two `now()` readings. */
+export const ms = (start, end = now()) => Number(end - start) / 1e6;
+
+/** A fresh temporary folder (under $CAIRN_BENCH_DIR or the OS temp dir) and its cleanup. */
+export function tempDir(label) {
+  const base = process.env.CAIRN_BENCH_DIR || tmpdir();
+  const dir = mkdtempSync(join(base, `cairn-bench-${label}-`));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Nearest-rank percentile of an unsorted sample, q in [0, 1]. */
+export function percentile(sample, q) {
+  const sorted = Float64Array.from(sample).sort();
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[rank - 1];
+}
+
+export function summarize(sample) {
+  return {
+    n: sample.length,
+    p50: percentile(sample, 0.5),
+    p99: percentile(sample, 0.99),
+    max: percentile(sample, 1),
+  };
+}
+
+/** A payload whose event serializes to roughly 200 bytes once ids and metadata are added. */
+export function payload(i) {
+  return { role: 'assistant', text: `step ${i}: thinking about the next tool call` };
+}
+
+export function fmt(value, digits = 3) {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');
+  return value.toFixed(digits);
+}
+
+export function fmtRatio(ratio) {
+  return ratio === null || ratio === undefined || !Number.isFinite(ratio) ? '—' : `${ratio.toFixed(2)}×`;
+}
+
+/**
+ * Records one figure: prints it, and when run under bench/run.mjs also hands
+ * it to the summary (one JSON line per figure in $CAIRN_BENCH_RESULTS).
+ * `pass` is true/false against the target, or null when the figure has none.
+ */
+export function report({ metric, unit, ours, baseline, baselineLabel, ratio, target, pass }) {
+  const row = {
+    metric,
+    unit,
+    ours,
+    baseline: baseline ?? null,
+    baselineLabel: baselineLabel ?? '',
+    ratio: ratio ?? (baseline ? ours / baseline : null),
+    target: target ?? '',
+    pass: pass ?? null,
+  };
+  const verdict = row.pass === null ? '' : row.pass ? '  PASS' : '  MISS';
+  const base = row.baseline === null ? '' : `   baseline ${fmt(row.baseline)} ${unit} (${row.baselineLabel})`;
+  const ratioText = row.ratio === null ? '' : `   ratio ${fmtRatio(row.ratio)}`;
+  const targetText = row.target ? `   target ${row.target}` : '';
+  console.log(`  ${metric}: ${fmt(ours)} ${unit}${base}${ratioText}${targetText}${verdict}`);
+  if (process.env.CAIRN_BENCH_RESULTS)
+    appendFileSync(process.env.CAIRN_BENCH_RESULTS, `${JSON.stringify(row)}\n`);
+  return row;
+}

@@ -1,0 +1,104 @@
+// A server in its own process, so benchmark clients and server do not share an
+// event loop. `node bench/server-child.mjs cairn <dir>` serves a Cairn store in
+// <dir>; `node bench/server-child.mjs plain` serves a trivial JSON POST handler
+// (the HTTP baseline). Prints one JSON line {url, token} once listening; exits
+// when its stdin closes or on SIGTERM.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { fromDist } from './lib.mjs';
+
+const [mode, dir] = process.argv.slice(2);
+
+async function startCairn() {
+  const { Store } = await fromDist('index.js');
+  const { startServer } = await fromDist('server/index.js');
+  const store = await Store.openDir(dir);
+  const who = await store.localIdentity();
+  const created = await store.fabric(who).createToken({ principal: who.principal });
+  const token = await usableToken(store, created);
+  const server = await startServer(store, { port: 0 });
+  return {
+    url: server.url,
+    token,
+    close: async () => {
+      await server.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * Works around a library bug seen while writing this benchmark: `newSecret()`
+ * yields 51 base32 characters while the token pattern wants 52, so no created
+ * token authenticates. Only when authentication fails, the token's stored hash
+ * is re-pointed at the secret padded to 52 characters, with a warning. Remove
+ * once the library is fixed (the branch then never runs).
+ */
+async function usableToken(store, created) {
+  const ok = await store.authenticate(created.token).then(
+    () => true,
+    () => false,
+  );
+  if (ok) return created.token;
+  const secret = created.token.split('.').pop();
+  const padded = secret.padEnd(52, '0');
+  console.error(
+    `bench: WARNING: a freshly created token does not authenticate (secret is ${secret.length} chars, pattern wants 52); ` +
+      'benchmarking with a padded secret — fix newSecret()/TOKEN_PATTERN in the library',
+  );
+  await store.engine.write(created.tenant, (tx) =>
+    tx.run('UPDATE tokens SET secret_hash = ? WHERE tenant = ? AND id = ?', [
+      createHash('sha256').update(padded).digest('hex'),
+      created.tenant,
+      created.id,
+    ]),
+  );
+  const token = `${created.token.slice(0, -secret.length)}${padded}`;
+  await store.authenticate(token);
+  return token;
+}
+
+function startPlain() {
+  let n = 0;
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const answer = JSON.stringify({
+        id: `ev_${++n}`,
+        seq: n,
+        kind: body.kind ?? null,
+        deduplicated: false,
+      });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+      res.end(answer);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        token: '',
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+const running = mode === 'cairn' ? await startCairn() : await startPlain();
+let closing = false;
+async function shutdown() {
+  if (closing) return;
+  closing = true;
+  await running.close();
+  process.exit(0);
+}
+process.on('SIGTERM', shutdown);
+process.stdin.on('end', shutdown);
+process.stdin.resume();
+process.stdout.write(`${JSON.stringify({ url: running.url, token: running.token })}\n`);
