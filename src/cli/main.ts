@@ -28,7 +28,16 @@ export interface CliWorld {
   cwd: string;
 }
 
+/** A reader that stopped reading (`cairn log show | head`) is not an error worth a stack trace. */
+function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 function processWorld(): CliWorld {
+  ignoreClosedPipe(process.stdout);
+  ignoreClosedPipe(process.stderr);
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError, isCairnError } from '../errors.js';
-import { type RunningServer, startServer } from '../server/index.js';
+import type { RunningServer } from '../server/index.js';
 import { Store } from '../store.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
@@ -146,6 +146,8 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 async function startServing(store: Store, host: string, port: number, out: Output) {
   let server: RunningServer | undefined;
   try {
+    // Loaded here so that the other commands start without the HTTP stack.
+    const { startServer } = await import('../server/index.js');
     const who = await store.localIdentity();
     server = await startServer(store, {
       host,
