@@ -19,7 +19,7 @@ import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js'
 /** Every command, in the order `cairn help` lists them. */
 export const COMMANDS: Command[] = [...STORE_COMMANDS, ...FABRIC_COMMANDS];
 
-/** What the CLI reads from its process; main() takes it as an argument so nothing below touches globals. */
+/** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */
 export interface CliWorld {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;

@@ -1,0 +1,334 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// End-to-end: these spawn the built CLI (run `npx tsc -p tsconfig.json` first).
+const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'cairn-cli-'));
+const store = join(work, 'store');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The test process's environment without CAIRN_*, so a developer's settings cannot leak in. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('CAIRN_')));
+  return { ...env, ...extra };
+}
+
+function start(args: string[], env: Record<string, string> = {}, cwd = work): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [bin, ...args], { cwd, env: cleanEnv(env) });
+}
+
+function cairn(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = start(args, options.env, options.cwd);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON read back from the CLI's stdout; the assertions check its shape.
+type Doc = Record<string, any>;
+
+/** Exactly one JSON document, on one line. */
+function doc(run: Run): Doc {
+  const lines = run.stdout.split('\n').filter((l) => l !== '');
+  expect(lines, run.stderr).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+/** Runs a command in --json mode against a store (the shared one by default) and expects success. */
+async function ok(args: string[], options: { input?: string; store?: string } = {}): Promise<Doc> {
+  const run = await cairn([...args, '--json', '--store', options.store ?? store], options);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return doc(run);
+}
+
+/** Expects a failure: the exit code, one `cairn: …` line on stderr, and the error document. */
+async function fails(args: string[], code: number, options: { input?: string } = {}) {
+  const run = await cairn([...args, '--json'], options);
+  expect(run.code, run.stderr).toBe(code);
+  const lines = run.stderr.split('\n').filter((l) => l !== '');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^cairn: /);
+  return doc(run).error as { code: string; message: string; data: Record<string, unknown> };
+}
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('cairn CLI on a local store', () => {
+  let tenant = '';
+  let session = '';
+  const events: string[] = [];
+
+  beforeAll(async () => {
+    const init = await ok(['init']);
+    expect(init).toMatchObject({ created: true, store, role: 'admin' });
+    expect(init.id).toMatch(/^tn_/);
+    expect(init.tenant).toBe(init.id);
+    tenant = init.id;
+  });
+
+  it('init is idempotent; whoami acts as the local principal', async () => {
+    const [again, who] = await Promise.all([ok(['init']), ok(['whoami'])]);
+    expect(again).toMatchObject({ id: tenant, created: false });
+    expect(who).toMatchObject({ tenant, kind: 'user', role: 'admin' });
+  });
+
+  it('session new, ls and show', async () => {
+    const created = await ok(['session', 'new', '--title', 'first', '--meta', '{"team":"a"}']);
+    expect(created.id).toMatch(/^ss_/);
+    expect(created).toMatchObject({ title: 'first', meta: { team: 'a' }, tenant });
+    session = created.id;
+
+    const [page, shown] = await Promise.all([
+      ok(['session', 'ls', '--limit', '10']),
+      ok(['session', 'show', session]),
+    ]);
+    expect(page.sessions.map((s: { id: string }) => s.id)).toEqual([session]);
+    expect(page.next).toBeNull();
+    expect(shown.session.id).toBe(session);
+    expect(shown.branches.map((b: { name: string }) => b.name)).toEqual(['main']);
+  });
+
+  it('log append from a flag, stdin and a file, with an idempotency key', async () => {
+    const first = await ok([
+      'log',
+      'append',
+      session,
+      '--kind',
+      'message',
+      '--payload',
+      '{"text":"hi"}',
+      '--actor',
+      'bot',
+    ]);
+    expect(first).toMatchObject({
+      seq: 1,
+      kind: 'message',
+      actor: 'bot',
+      payload: { text: 'hi' },
+      deduplicated: false,
+    });
+    expect(first.id).toMatch(/^ev_/);
+
+    const fromStdin = await ok(
+      ['log', 'append', session, '--kind', 'tool.call', '--payload', '-', '--key', 'k1'],
+      {
+        input: '{"tool":"ls"}',
+      },
+    );
+    expect(fromStdin).toMatchObject({ seq: 2, payload: { tool: 'ls' } });
+    const retried = await ok(
+      ['log', 'append', session, '--kind', 'tool.call', '--payload', '-', '--key', 'k1'],
+      {
+        input: '{"tool":"ls"}',
+      },
+    );
+    expect(retried).toMatchObject({ id: fromStdin.id, deduplicated: true });
+
+    const file = join(work, 'payload.json');
+    writeFileSync(file, '{"result":[1,2,3]}');
+    const fromFile = await ok(['log', 'append', session, '--kind', 'tool.result', '--payload-file', file]);
+    expect(fromFile).toMatchObject({ seq: 3, payload: { result: [1, 2, 3] } });
+    events.push(first.id, fromStdin.id, fromFile.id);
+  });
+
+  it('log show pages through a branch, and prints one line per event for people', async () => {
+    const [page, human] = await Promise.all([
+      ok(['log', 'show', session, '--from', '2', '--limit', '1']),
+      cairn(['log', 'show', session, '--store', store]),
+    ]);
+    expect(page.events.map((e: { id: string }) => e.id)).toEqual([events[1]]);
+    expect(page.next).toBe(3);
+    expect(human.code).toBe(0);
+    const lines = human.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^1\\s+${events[0]}\\s+message\\s+bot\\s+\\{"text":"hi"\\}$`));
+  });
+
+  it('branch fork, ls, rewind and history', async () => {
+    const [fork, rewound] = await Promise.all([
+      ok(['branch', 'fork', session, '--at', events[0]!, '--name', 'alt']),
+      ok(['branch', 'rewind', session, 'main', '--to', events[1]!]),
+    ]);
+    expect(fork).toMatchObject({ name: 'alt', head: events[0], headSeq: 1, forkedFrom: events[0] });
+    expect(fork.id).toMatch(/^br_/);
+    expect(rewound).toMatchObject({ name: 'main', head: events[1], headSeq: 2 });
+
+    const [listed, history] = await Promise.all([
+      ok(['branch', 'ls', session]),
+      ok(['branch', 'history', session, 'main']),
+    ]);
+    expect(listed.branches.map((b: { name: string }) => b.name).sort()).toEqual(['alt', 'main']);
+    expect(history.history.map((h: { op: string }) => h.op)).toEqual(['create', 'rewind']);
+  });
+
+  it('token create and tenant create print the new token once, with the new id; audit verify passes', async () => {
+    const [token, created, audit] = await Promise.all([
+      ok(['token', 'create', '--kind', 'agent', '--name', 'worker', '--label', 'ci']),
+      ok(['tenant', 'create', 'acme']),
+      ok(['audit', 'verify']),
+    ]);
+    expect(token.id).toMatch(/^tk_/);
+    expect(token.token).toMatch(/^cairn\./);
+    expect(token).toMatchObject({ tenant, label: 'ci' });
+
+    expect(created.id).toMatch(/^tn_/);
+    expect(created.id).not.toBe(tenant);
+    expect(created).toMatchObject({ name: 'acme', store });
+    expect(created.token).toMatch(new RegExp(`^cairn\\.${created.id}\\.`));
+
+    expect(audit).toMatchObject({ tenant, ok: true, firstBreak: null });
+  });
+
+  it('help exits 0; the store comes from CAIRN_STORE, else ./.cairn', async () => {
+    const [help, sub, viaEnv, initialised] = await Promise.all([
+      cairn(['help']),
+      cairn(['branch', 'rewind', '--help']),
+      cairn(['session', 'ls', '--json'], { env: { CAIRN_STORE: store } }),
+      cairn(['init', '--json'], { cwd: work }),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('log append SESSION');
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('--to EVENT');
+    expect(doc(viaEnv).sessions).toHaveLength(1);
+    expect(doc(initialised).store).toBe(join(work, '.cairn'));
+  });
+
+  it('exit codes: usage 2, not found 3, conflict 4, bad input 5, no store 7', async () => {
+    const [unknown, badFlag, noSession, noKind, missing, conflict, badJson, badStdin, badNumber, noStore] =
+      await Promise.all([
+        fails(['nonsense'], 2),
+        fails(['session', 'ls', '--bogus', '--store', store], 2),
+        fails(['log', 'append', '--kind', 'x', '--store', store], 2),
+        fails(['log', 'append', session, '--store', store], 2),
+        fails(['session', 'show', 'ss_00000000000000000000000000', '--store', store], 3),
+        fails(['branch', 'fork', session, '--name', 'main', '--store', store], 4),
+        fails(['log', 'append', session, '--kind', 'x', '--payload', '{nope', '--store', store], 5),
+        fails(['log', 'append', session, '--kind', 'x', '--payload', '-', '--store', store], 5, {
+          input: 'not json',
+        }),
+        fails(['log', 'show', session, '--limit', 'ten', '--store', store], 5),
+        fails(['session', 'ls', '--store', join(work, 'absent')], 7),
+      ]);
+    expect(unknown.code).toBe('USAGE');
+    expect(badFlag.message).toContain('--bogus');
+    expect(noSession.message).toContain('missing SESSION');
+    expect(noKind.message).toContain('missing --kind');
+    expect(missing.code).toBe('NOT_FOUND');
+    expect(conflict.code).toBe('CONFLICT');
+    expect(badJson.code).toBe('INVALID_ARGUMENT');
+    expect(badStdin.code).toBe('INVALID_ARGUMENT');
+    expect(badNumber.code).toBe('INVALID_ARGUMENT');
+    expect(noStore).toMatchObject({ code: 'UNAVAILABLE', data: { store: join(work, 'absent') } });
+  });
+
+  it('prints no stack trace unless CAIRN_DEBUG=1', async () => {
+    const args = ['session', 'show', 'bad-id', '--store', store];
+    const [quiet, debug] = await Promise.all([cairn(args), cairn(args, { env: { CAIRN_DEBUG: '1' } })]);
+    expect(quiet.code).toBe(5);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr.trim().split('\n')).toHaveLength(1);
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+
+  it('audit verify exits 1 and names the first broken entry when the store was tampered with', async () => {
+    const tampered = join(work, 'tampered');
+    await ok(['init'], { store: tampered });
+    const db = new Database(join(tampered, 'cairn.db'));
+    db.prepare("UPDATE audit_entries SET actor = 'mallory' WHERE seq = 2").run();
+    db.close();
+    const run = await cairn(['audit', 'verify', '--json', '--store', tampered]);
+    expect(run.code).toBe(1);
+    expect(doc(run)).toMatchObject({ ok: false, firstBreak: { seq: 2 } });
+    expect(run.stderr).toMatch(/^cairn: audit chain of tenant tn_\w+ is broken: first break at entry 2/);
+  });
+});
+
+describe('cairn serve', () => {
+  let server: ChildProcessWithoutNullStreams | undefined;
+
+  afterAll(() => {
+    server?.kill('SIGKILL');
+  });
+
+  it('serves on a free port; the CLI talks to it with --url/--token; SIGTERM stops it cleanly', async () => {
+    const dir = join(work, 'served');
+    server = start(['serve', '--port', '0', '--json', '--store', dir]);
+    const child = server;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      let buffered = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        buffered += chunk;
+        if (buffered.includes('\n')) resolve(buffered.split('\n')[0]!);
+      });
+      child.on('exit', (code) =>
+        reject(new Error(`cairn serve exited with ${code} before printing its URL`)),
+      );
+    });
+    const served = JSON.parse(firstLine) as { url: string; token: string; tenant: string; store: string };
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(served.url).not.toMatch(/:0$/);
+    expect(served).toMatchObject({ store: dir });
+    expect(served.token).toMatch(new RegExp(`^cairn\\.${served.tenant}\\.`));
+
+    const remote = ['--json', '--url', served.url, '--token', served.token];
+    const session = doc(await cairn(['session', 'new', '--title', 'remote', ...remote])).id as string;
+    const appended = await cairn([
+      'log',
+      'append',
+      session,
+      '--kind',
+      'message',
+      '--payload',
+      '{"n":1}',
+      ...remote,
+    ]);
+    expect(appended.code, appended.stderr).toBe(0);
+    expect(doc(appended)).toMatchObject({ seq: 1, payload: { n: 1 } });
+
+    const [viaEnv, badToken] = await Promise.all([
+      cairn(['log', 'show', session, '--json'], {
+        env: { CAIRN_URL: served.url, CAIRN_TOKEN: served.token },
+      }),
+      cairn(['session', 'ls', '--json', '--url', served.url, '--token', 'cairn.nope']),
+    ]);
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(doc(viaEnv).events.map((e: { payload: unknown }) => e.payload)).toEqual([{ n: 1 }]);
+
+    expect(badToken.code).toBe(6);
+    expect(doc(badToken).error.code).toBe('UNAUTHENTICATED');
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    server = undefined;
+
+    const down = await cairn(['session', 'ls', '--json', '--url', served.url, '--token', served.token]);
+    expect(down.code).toBe(7);
+    expect(doc(down).error.code).toBe('UNAVAILABLE');
+  });
+});
