@@ -43,6 +43,7 @@ export class RemoteFabric implements Fabric {
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let response: Response;
+    let text: string;
     try {
       response = await fetch(`${this.base}${path}`, {
         method,
@@ -50,15 +51,10 @@ export class RemoteFabric implements Fabric {
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+      text = await response.text();
     } catch (error) {
-      throw new CairnError(
-        'UNAVAILABLE',
-        `could not reach the Cairn server at ${this.base} (${error instanceof Error ? error.message : String(error)}): check the URL and that \`cairn serve\` is running`,
-        { url: this.base },
-        { cause: error },
-      );
+      throw this.transportError(method, error);
     }
-    const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
@@ -75,6 +71,31 @@ export class RemoteFabric implements Fabric {
       throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status}`, { status: response.status });
     }
     return parsed as T;
+  }
+
+  /**
+   * A request that never left is UNAVAILABLE. A write whose connection broke
+   * after it was sent may or may not have been applied: IN_DOUBT, so the
+   * caller retries with the same idempotency key instead of guessing.
+   */
+  private transportError(method: string, error: unknown): CairnError {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    const detail = error instanceof Error ? error.message : String(error);
+    const neverSent = cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
+    if (method !== 'GET' && !neverSent) {
+      return new CairnError(
+        'IN_DOUBT',
+        `the connection to ${this.base} broke after the request was sent (${detail}): it may have been applied; retry with the same idempotency key`,
+        { url: this.base },
+        { cause: error },
+      );
+    }
+    return new CairnError(
+      'UNAVAILABLE',
+      `could not reach the Cairn server at ${this.base} (${detail}): check the URL and that \`cairn serve\` is running`,
+      { url: this.base },
+      { cause: error },
+    );
   }
 
   whoami(): Promise<Identity> {
