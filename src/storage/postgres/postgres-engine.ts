@@ -46,8 +46,11 @@ function executor(client: pg.PoolClient): SqlExecutor {
   };
 }
 
-// 40001 serialization_failure, 40P01 deadlock_detected, 23505 unique_violation on a raced insert.
+// 40001 serialization_failure, 40P01 deadlock_detected: run the transaction again.
 const RETRYABLE = new Set(['40001', '40P01']);
+
+/** Advisory lock key held while the schema is created or migrated. */
+const MIGRATION_LOCK = 727274;
 
 /**
  * The scale-out engine. Every transaction sets `cairn.tenant` locally, and
@@ -69,7 +72,9 @@ export class PostgresEngine implements Engine {
       max: options.max ?? 16,
       types: {
         getTypeParser: ((oid: number, format?: string) =>
-          oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+          oid === 20
+            ? (value: string) => Number(value)
+            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
     this.pool.on('error', () => {
@@ -91,8 +96,7 @@ export class PostgresEngine implements Engine {
       );
     } catch (error) {
       await engine.pool.end();
-      if (error instanceof CairnError) throw error;
-      throw unavailable(error);
+      throw openFailure(error);
     }
     return engine;
   }
@@ -112,17 +116,43 @@ export class PostgresEngine implements Engine {
   }
 
   private async formatVersion(): Promise<number> {
-    await this.pool.query('CREATE TABLE IF NOT EXISTS cairn_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    const { rows } = await this.pool.query("SELECT value FROM cairn_meta WHERE key = 'format_version'");
-    return rows[0] ? Number(rows[0].value) : 0;
+    // Under the migration lock: replicas starting together on an empty database
+    // would otherwise race on CREATE TABLE IF NOT EXISTS (a unique violation in pg_type).
+    return this.underMigrationLock(async (client) => {
+      await client.query('CREATE TABLE IF NOT EXISTS cairn_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      const { rows } = await client.query("SELECT value FROM cairn_meta WHERE key = 'format_version'");
+      return rows[0] ? Number(rows[0].value) : 0;
+    });
+  }
+
+  /** Runs fn in a transaction holding the store-wide migration lock. */
+  private async underMigrationLock<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const value = await fn(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
   }
 
   private async applyMigration(migration: Migration): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      // Replicas starting together: one applies, the others wait and then see the new version.
-      await client.query('SELECT pg_advisory_xact_lock(727274)');
+    // Replicas starting together: one applies, the others wait and then see the new version.
+    await this.underMigrationLock(async (client) => {
       const { rows } = await client.query("SELECT value FROM cairn_meta WHERE key = 'format_version'");
       if (!rows[0] || Number(rows[0].value) < migration.version) {
         await client.query(migration.postgres);
@@ -131,13 +161,7 @@ export class PostgresEngine implements Engine {
           [String(migration.version)],
         );
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   write<T>(tenant: string, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -148,7 +172,11 @@ export class PostgresEngine implements Engine {
     return this.transaction(tenant, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   }
 
-  private async transaction<T>(tenant: string, fn: (tx: SqlExecutor) => Promise<T>, begin: string): Promise<T> {
+  private async transaction<T>(
+    tenant: string,
+    fn: (tx: SqlExecutor) => Promise<T>,
+    begin: string,
+  ): Promise<T> {
     if (this.closed) throw new CairnError('UNAVAILABLE', 'the store is closed: open it again');
     let client: pg.PoolClient;
     try {
@@ -156,26 +184,54 @@ export class PostgresEngine implements Engine {
     } catch (error) {
       throw unavailable(error);
     }
+    // A connection that failed mid-transaction is destroyed, not handed to the next caller.
+    // While checked out, the pool does not listen for the client's errors: a connection
+    // lost between two statements (server restart, terminated backend) would otherwise
+    // be an uncaught 'error' event and take the whole process down.
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       for (let attempt = 1; ; attempt++) {
+        let committing = false;
         try {
           await client.query(begin);
-          if (tenant !== NO_TENANT) await client.query("SELECT set_config('cairn.tenant', $1, true)", [tenant]);
+          if (tenant !== NO_TENANT)
+            await client.query("SELECT set_config('cairn.tenant', $1, true)", [tenant]);
           const value = await fn(executor(client));
-          await client.query('COMMIT');
+          committing = true;
+          const commit = await client.query('COMMIT');
+          // PostgreSQL answers COMMIT of a transaction a failed statement aborted with a
+          // silent ROLLBACK; if fn caught that statement's error, nothing it wrote remains.
+          if (commit.command === 'ROLLBACK') {
+            throw new CairnError(
+              'INTERNAL',
+              'a statement failed inside the transaction and its error was caught, so PostgreSQL rolled the whole transaction back: nothing was written; this is a bug in Cairn, report it',
+            );
+          }
           return value;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
-          const retry =
-            error instanceof RetryTransaction || RETRYABLE.has((error as { code?: string }).code ?? '');
-          if (!retry || attempt >= MAX_TRANSACTION_ATTEMPTS) {
-            if (error instanceof CairnError || !(error as { code?: string }).code) throw error;
-            throw unavailable(error);
+          await client.query('ROLLBACK').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+          if (committing && !(error instanceof CairnError) && lostConnection(error)) {
+            // The connection failed while COMMIT was in flight: it may or may not have committed.
+            throw new CairnError(
+              'IN_DOUBT',
+              `the connection to PostgreSQL failed during COMMIT (${error instanceof Error ? error.message : String(error)}): the write may or may not have been applied; read back to check before retrying (an append with an idempotency key is safe to retry)`,
+              {},
+              { cause: error },
+            );
           }
+          const retry = error instanceof RetryTransaction || RETRYABLE.has(sqlState(error) ?? '');
+          if (broken || !retry || attempt >= MAX_TRANSACTION_ATTEMPTS) throw translate(error);
         }
       }
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      client.release(broken);
     }
   }
 
@@ -193,4 +249,81 @@ function unavailable(error: unknown): CairnError {
     {},
     { cause: error },
   );
+}
+
+/** Why open failed, said so the operator knows what to change. */
+function openFailure(error: unknown): CairnError {
+  if (error instanceof CairnError) return error;
+  const state = sqlState(error);
+  if (state === '42501') {
+    return new CairnError(
+      'FORBIDDEN',
+      `PostgreSQL refused to set up Cairn's schema (${(error as Error).message}): connect as a role that owns the database, or has CREATE on schema public (see docs/design/postgres.md)`,
+      { sqlState: state },
+      { cause: error },
+    );
+  }
+  const translated = translate(error);
+  return translated instanceof CairnError ? translated : unavailable(error);
+}
+
+/** The SQLSTATE of an error PostgreSQL reported, if it is one. */
+function sqlState(error: unknown): string | undefined {
+  if (!(error instanceof pg.DatabaseError)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/**
+ * SQLSTATE classes that mean the server or the connection could not do the
+ * work now, not that the work was wrong: connection exception, insufficient
+ * resources, operator intervention, system error, and a transaction that kept
+ * losing serialisation or deadlock races.
+ */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58', '40']);
+
+/**
+ * What a failed transaction reports. Cairn's own errors pass through. Losing
+ * the connection or the server is UNAVAILABLE (retrying may help). Any other
+ * statement PostgreSQL rejected (a constraint, a row-level-security policy, a
+ * missing table) is INTERNAL: retrying will not help. An error that did not
+ * come from PostgreSQL at all (a bug in the caller's function) is rethrown as is.
+ */
+function translate(error: unknown): unknown {
+  if (error instanceof CairnError) return error;
+  if (error instanceof RetryTransaction) {
+    return new CairnError(
+      'UNAVAILABLE',
+      `the transaction lost a race ${MAX_TRANSACTION_ATTEMPTS} times (${error.message}): the resource is under heavy contention; retry later`,
+      {},
+      { cause: error },
+    );
+  }
+  const state = sqlState(error);
+  if (state !== undefined) {
+    if (UNAVAILABLE_CLASSES.has(state.slice(0, 2))) return unavailable(error);
+    return new CairnError(
+      'INTERNAL',
+      `PostgreSQL rejected a statement (${(error as Error).message}, SQLSTATE ${state}): the schema may be damaged or this is a bug in Cairn; report it`,
+      { sqlState: state },
+      { cause: error },
+    );
+  }
+  if (isConnectionError(error)) return unavailable(error);
+  return error;
+}
+
+/** The connection or the server went away: the outcome of a statement in flight is unknown. */
+function lostConnection(error: unknown): boolean {
+  const state = sqlState(error);
+  // COMMIT is one statement: anything but a PostgreSQL error report means the connection failed.
+  if (state === undefined) return true;
+  return ['08', '57', '58'].includes(state.slice(0, 2));
+}
+
+/** Errors of the socket or of pg's connection handling, rather than of a statement. */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true; // ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT…
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|Client has encountered a connection error|connection timeout/i.test(message);
 }
