@@ -19,3 +19,13 @@ export function sha256Hex(data: string | Uint8Array): string {
 export function jsonDigest(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
+
+/**
+ * Digest of a fixed-shape record given as a tuple of strings, integers and
+ * nulls. For such an array `JSON.stringify` already produces the RFC 8785
+ * form (no keys to sort, ECMAScript number and string serialisation), so the
+ * hot path skips the general canonicaliser.
+ */
+export function tupleDigest(values: ReadonlyArray<string | number | null>): string {
+  return sha256Hex(JSON.stringify(values));
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { canonicalJson, jsonDigest, sha256Hex } from '../digest.js';
+import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import type { SqlExecutor } from '../storage/engine.js';
 
 /**
@@ -39,18 +39,20 @@ export function payloadCommitment(salt: string, payloadText: string): string {
 }
 
 export function entryHash(entry: Omit<AuditEntryRow, 'hash'>): string {
-  return jsonDigest({
-    v: 1,
-    tenant: entry.tenant,
-    seq: entry.seq,
-    at: entry.at,
-    actor: entry.actor,
-    action: entry.action,
-    resource: `${entry.resource_type}:${entry.resource_id}`,
-    commitment: entry.commitment,
-    prev: entry.prev_hash,
-  });
+  return tupleDigest([
+    'cairn.audit.v1',
+    entry.tenant,
+    entry.seq,
+    entry.at,
+    entry.actor,
+    entry.action,
+    entry.resource_type,
+    entry.resource_id,
+    entry.commitment,
+    entry.prev_hash,
+  ]);
 }
+
 
 /** Starts a tenant's chain; runs in the transaction that creates the tenant. */
 export async function startChain(tx: SqlExecutor, tenant: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { jsonDigest } from '../digest.js';
+import { tupleDigest } from '../digest.js';
 import type { Branch, CairnEvent, Session } from '../types.js';
 
 /** Row shapes of the log tables, and their mapping to the public nouns. */
@@ -46,6 +46,29 @@ export const EVENT_COLUMNS = 'tenant, id, session, branch, line, seq, parent, ki
 export const BRANCH_COLUMNS =
   'tenant, id, session, name, owner, head, head_seq, head_line, own_line, forked_from, created_at, updated_at';
 
+/** Columns a branch read needs; the rest are known from the request. */
+export const PATH_COLUMNS = 'id, branch, seq, parent, kind, payload, actor, owner, at, idem_key';
+export type PathRow = Pick<EventRow, 'id' | 'branch' | 'seq' | 'parent' | 'kind' | 'payload' | 'actor' | 'owner' | 'at' | 'idem_key'>;
+
+/** Maps a page of rows, parsing all payloads in one JSON.parse call (the hot part of a read). */
+export function toEvents(rows: PathRow[], session: string): CairnEvent[] {
+  if (rows.length === 0) return [];
+  const payloads = JSON.parse(`[${rows.map((r) => r.payload).join(',')}]`) as unknown[];
+  return rows.map((row, i) => ({
+    id: row.id,
+    session,
+    branch: row.branch,
+    parent: row.parent,
+    seq: row.seq,
+    kind: row.kind,
+    payload: payloads[i],
+    actor: row.actor,
+    owner: row.owner,
+    at: row.at,
+    idempotencyKey: row.idem_key,
+  }));
+}
+
 export function toEvent(row: EventRow): CairnEvent {
   return {
     id: row.id,
@@ -92,7 +115,7 @@ export function toSession(row: SessionRow): Session {
  * audit entry of the append commits to it, so an edited event is detected.
  */
 export function eventDigest(row: EventRow): string {
-  return jsonDigest([
+  return tupleDigest([
     row.tenant,
     row.id,
     row.session,

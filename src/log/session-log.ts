@@ -26,9 +26,12 @@ import {
   EVENT_COLUMNS,
   type EventRow,
   eventDigest,
+  PATH_COLUMNS,
+  type PathRow,
   type SessionRow,
   toBranch,
   toEvent,
+  toEvents,
   toSession,
 } from './rows.js';
 
@@ -335,11 +338,11 @@ export async function readBranch(
       const lo = Math.max(segment.lo, input.from);
       const hi = Math.min(segment.hi, last);
       if (lo > hi) continue;
-      const rows = await tx.all<EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND line = ? AND seq >= ? AND seq <= ? ORDER BY seq`,
+      const rows = await tx.all<PathRow>(
+        `SELECT ${PATH_COLUMNS} FROM events WHERE tenant = ? AND line = ? AND seq >= ? AND seq <= ? ORDER BY seq`,
         [who.tenant, segment.line, lo, hi],
       );
-      for (const row of rows) events.push(toEvent(row));
+      for (const event of toEvents(rows, input.session)) events.push(event);
     }
   }
   return {
