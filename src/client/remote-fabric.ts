@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { CairnError, type CairnErrorJSON } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type * as schema from '../schema.js';
@@ -34,27 +35,49 @@ export class RemoteFabric implements Fabric {
   private readonly base: string;
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
+  private readonly agent: Agent;
 
   constructor(options: ConnectOptions) {
     this.base = options.url.replace(/\/+$/, '');
     this.headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  }
+
+  /** One HTTP exchange over a keep-alive connection; resolves with status and body text. */
+  private exchange(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const request = httpRequest(
+        `${this.base}${path}`,
+        {
+          method,
+          agent: this.agent,
+          timeout: this.timeoutMs,
+          headers: payload === undefined ? this.headers : { ...this.headers, 'content-length': Buffer.byteLength(payload) },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          response.on('error', reject);
+          response.on('aborted', () => reject(new Error('the response was cut off')));
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
+      request.on('error', reject);
+      request.end(payload);
+    });
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    let response: Response;
-    let text: string;
+    let response: { status: number; text: string };
     try {
-      response = await fetch(`${this.base}${path}`, {
-        method,
-        headers: this.headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      text = await response.text();
+      response = await this.exchange(method, path, body);
     } catch (error) {
       throw this.transportError(method, error);
     }
+    const { text } = response;
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
@@ -63,7 +86,7 @@ export class RemoteFabric implements Fabric {
         status: response.status,
       });
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status > 299) {
       const error = parsed as Partial<CairnErrorJSON> | undefined;
       if (error && typeof error.code === 'string' && typeof error.message === 'string') {
         throw CairnError.fromJSON({ code: error.code, message: error.message, data: error.data ?? {} } as CairnErrorJSON);
@@ -79,7 +102,7 @@ export class RemoteFabric implements Fabric {
    * caller retries with the same idempotency key instead of guessing.
    */
   private transportError(method: string, error: unknown): CairnError {
-    const cause = (error as { cause?: { code?: string } }).cause;
+    const cause = error as { code?: string };
     const detail = error instanceof Error ? error.message : String(error);
     const neverSent = cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
     if (method !== 'GET' && !neverSent) {
@@ -154,7 +177,9 @@ export class RemoteFabric implements Fabric {
     return this.call('GET', '/v1/audit/verify');
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
 }
 
 export function connect(options: ConnectOptions): RemoteFabric {
