@@ -1,5 +1,6 @@
 import { describeLogConformance } from '../src/testing/log-conformance.js';
-import { embeddedTarget, remoteTarget, sqliteStore } from './support/stores.js';
+import { postgresSkip } from './support/postgres.js';
+import { embeddedTarget, postgresStore, remoteTarget, sqliteStore } from './support/stores.js';
 
 describeLogConformance('embedded SQLite', async () => {
   const { store, cleanup } = await sqliteStore();
@@ -10,3 +11,21 @@ describeLogConformance('remote client → server on loopback → SQLite', async 
   const { store, cleanup } = await sqliteStore();
   return remoteTarget(store, cleanup);
 });
+
+describeLogConformance(
+  'embedded PostgreSQL',
+  async () => {
+    const { store, cleanup } = await postgresStore();
+    return embeddedTarget(store, cleanup);
+  },
+  { skip: postgresSkip },
+);
+
+describeLogConformance(
+  'remote client → server on loopback → PostgreSQL',
+  async () => {
+    const { store, cleanup } = await postgresStore();
+    return remoteTarget(store, cleanup);
+  },
+  { skip: postgresSkip },
+);

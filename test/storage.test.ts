@@ -7,7 +7,8 @@ import { CairnError } from '../src/errors.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { Store } from '../src/store.js';
 import { describeBlobConformance } from '../src/testing/blob-conformance.js';
-import { tempDir } from './support/stores.js';
+import { postgresSkip } from './support/postgres.js';
+import { postgresStore, tempDir } from './support/stores.js';
 
 describeBlobConformance('filesystem', async () => {
   const temp = tempDir('cairn-blobs-');
@@ -19,6 +20,25 @@ describeBlobConformance('filesystem', async () => {
     close: async () => temp.remove(),
   };
 });
+
+describeBlobConformance(
+  'PostgreSQL',
+  async () => {
+    const { store, cleanup } = await postgresStore();
+    const a = await store.createTenant('a');
+    const b = await store.createTenant('b');
+    return {
+      blobs: store.blobs,
+      tenants: [a.tenant, b.tenant],
+      corrupt: (tenant, digest) =>
+        store.engine.write(tenant, async (tx) => {
+          await tx.run('UPDATE blobs SET bytes = ? WHERE tenant = ? AND digest = ?', [Buffer.from('tampered'), tenant, digest]);
+        }),
+      close: cleanup,
+    };
+  },
+  { skip: postgresSkip },
+);
 
 describe('SQLite store format', () => {
   it('records its format version and reopens idempotently', async () => {

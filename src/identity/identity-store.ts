@@ -139,22 +139,27 @@ const LOCAL_IDENTITY_KEY = 'local_identity';
  * first use and remembered in the store's metadata (same transaction).
  */
 export async function localIdentity(engine: Engine): Promise<Identity> {
-  const known = await engine.read(NO_TENANT, (tx) =>
-    tx.get<{ value: string }>('SELECT value FROM cairn_meta WHERE key = ?', [LOCAL_IDENTITY_KEY]),
-  );
-  let ids: { tenant: string; principal: string };
-  if (known) {
-    ids = JSON.parse(known.value);
-  } else {
-    const created = await createTenant(engine, { name: 'local', admin: { kind: 'user', name: 'local', role: 'admin' } }, (tx, c) =>
-      tx
-        .run('INSERT INTO cairn_meta (key, value) VALUES (?, ?)', [
-          LOCAL_IDENTITY_KEY,
-          JSON.stringify({ tenant: c.tenant, principal: c.principal }),
-        ])
-        .then(() => undefined),
-    );
-    ids = { tenant: created.tenant, principal: created.principal };
+  const recorded = () =>
+    engine
+      .read(NO_TENANT, (tx) => tx.get<{ value: string }>('SELECT value FROM cairn_meta WHERE key = ?', [LOCAL_IDENTITY_KEY]))
+      .then((row) => (row ? (JSON.parse(row.value) as { tenant: string; principal: string }) : undefined));
+  let ids = await recorded();
+  if (!ids) {
+    try {
+      const created = await createTenant(engine, { name: 'local', admin: { kind: 'user', name: 'local', role: 'admin' } }, (tx, c) =>
+        tx
+          .run('INSERT INTO cairn_meta (key, value) VALUES (?, ?)', [
+            LOCAL_IDENTITY_KEY,
+            JSON.stringify({ tenant: c.tenant, principal: c.principal }),
+          ])
+          .then(() => undefined),
+      );
+      ids = { tenant: created.tenant, principal: created.principal };
+    } catch (error) {
+      // Another process created the local identity first; its transaction won, ours left nothing.
+      ids = await recorded();
+      if (!ids) throw error;
+    }
   }
   const identity = await engine.read(ids.tenant, (tx) => loadIdentity(tx, ids.tenant, ids.principal));
   if (!identity) throw new CairnError('CORRUPT', 'the store names a local principal that does not exist: the store is damaged');

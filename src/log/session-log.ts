@@ -53,6 +53,11 @@ interface Segment {
   hi: number;
 }
 
+/** A unique constraint lost to a concurrent transaction (PostgreSQL; SQLite writers never race). */
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === '23505';
+}
+
 async function requireSession(tx: SqlExecutor, tenant: string, session: string): Promise<SessionRow> {
   const row = await tx.get<SessionRow>(
     'SELECT tenant, id, owner, title, meta, created_at FROM sessions WHERE tenant = ? AND id = ?',
@@ -304,7 +309,7 @@ export async function appendEvent(
     ]);
   } catch (error) {
     // A concurrent append with the same idempotency key won the race: run again to answer with its event.
-    if ((error as { code?: string }).code === '23505') throw new RetryTransaction('idempotency key raced');
+    if (isUniqueViolation(error)) throw new RetryTransaction('idempotency key raced');
     throw error;
   }
   const swapped = await tx.run(
@@ -406,6 +411,7 @@ export async function forkBranch(
     name,
   ]);
   if (taken) {
+    if (input.name === undefined) throw new RetryTransaction('generated branch name raced');
     throw new CairnError('CONFLICT', `session ${input.session} already has a branch named "${name}": choose another name`, {
       name,
     });
@@ -424,7 +430,13 @@ export async function forkBranch(
     created_at: now,
     updated_at: now,
   };
-  await insertBranch(tx, row);
+  try {
+    await insertBranch(tx, row);
+  } catch (error) {
+    // A concurrent fork took the name first: run again to answer CONFLICT or pick the next free name.
+    if (isUniqueViolation(error)) throw new RetryTransaction('branch name raced');
+    throw error;
+  }
   await recordRefMove(tx, who, row, 'fork', '', at.id, at.seq, now);
   return toBranch(row);
 }

@@ -174,6 +174,18 @@ export function describeLogConformance(
       }
     });
 
+    it('lets exactly one of several concurrent forks take a name, and names unnamed forks apart', async () => {
+      const s = await a.createSession();
+      const e = await a.append({ session: s.id, kind: 'message', payload: 0 });
+      const named = await Promise.allSettled(Array.from({ length: 8 }, () => a.fork({ session: s.id, at: e.id, name: 'race' })));
+      expect(named.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of named) {
+        if (r.status === 'rejected') expect((r.reason as CairnError).code).toBe('CONFLICT');
+      }
+      const unnamed = await Promise.all(Array.from({ length: 8 }, () => a.fork({ session: s.id, at: e.id })));
+      expect(new Set(unnamed.map((b) => b.name)).size).toBe(8);
+    });
+
     it('reports unknown ids as NOT_FOUND', async () => {
       const s = await a.createSession();
       await expectCode(a.getSession('ss_00000000000000000000000000'), 'NOT_FOUND');

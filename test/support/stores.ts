@@ -59,3 +59,20 @@ export async function sqliteStore(): Promise<{ store: Store; cleanup: () => Prom
     },
   };
 }
+
+/** A store on a fresh PostgreSQL database (as the application role), dropped on cleanup. */
+export async function postgresStore(): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  const { freshPostgresDatabase } = await import('./postgres.js');
+  const { PostgresEngine } = await import('../../src/storage/postgres/postgres-engine.js');
+  const { PostgresBlobStore } = await import('../../src/blob/postgres/postgres-blob-store.js');
+  const database = await freshPostgresDatabase();
+  const engine = await PostgresEngine.open({ connectionString: database.url });
+  const store = new Store(engine, new PostgresBlobStore(engine));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await database.drop();
+    },
+  };
+}

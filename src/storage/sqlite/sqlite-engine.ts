@@ -216,8 +216,9 @@ export class SqliteEngine implements Engine {
           const outcome = outcomes[i]!;
           if (syncError) job.reject(syncError);
           else if (outcome.ok) job.resolve(outcome.value);
-          else if (outcome.retry && ++job.attempts < MAX_TRANSACTION_ATTEMPTS) this.enqueue(job);
-          else job.reject(outcome.error);
+          else if (!outcome.retry) job.reject(outcome.error);
+          else if (++job.attempts < MAX_TRANSACTION_ATTEMPTS) this.enqueue(job);
+          else job.reject(busy(outcome.error));
         });
       });
     }
