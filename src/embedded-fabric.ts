@@ -92,7 +92,13 @@ export class EmbeddedFabric implements Fabric {
     return this.write(forSelf ? 'token.create.self' : 'token.create.other', async (tx, now) => {
       const principal =
         valid.principal ??
-        (await insertPrincipal(tx, this.who.tenant, { kind: valid.kind, name: valid.name, role: valid.role }, this.who.principal, now));
+        (await insertPrincipal(
+          tx,
+          this.who.tenant,
+          { kind: valid.kind, name: valid.name, role: valid.role },
+          this.who.principal,
+          now,
+        ));
       return insertToken(tx, this.who.tenant, principal, valid.label, this.who.principal, now);
     });
   }

@@ -70,8 +70,12 @@ export function isCairnError(value: unknown, code?: ErrorCode): value is CairnEr
 }
 
 export function notFound(what: string, id: string): CairnError {
-  return new CairnError('NOT_FOUND', `${what} ${id} not found: check the id, and that it belongs to your tenant`, {
-    resource: what,
-    id,
-  });
+  return new CairnError(
+    'NOT_FOUND',
+    `${what} ${id} not found: check the id, and that it belongs to your tenant`,
+    {
+      resource: what,
+      id,
+    },
+  );
 }

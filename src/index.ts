@@ -1,14 +1,9 @@
-export { CairnError, type CairnErrorJSON, ERROR_CODES, type ErrorCode, isCairnError } from './errors.js';
-export type { Fabric } from './fabric.js';
-export { EmbeddedFabric } from './embedded-fabric.js';
-export { openFabric, Store } from './store.js';
-export { connect, RemoteFabric } from './client/remote-fabric.js';
 export type { BlobStore } from './blob/blob-store.js';
 export { FsBlobStore } from './blob/fs/fs-blob-store.js';
-export type { Engine, EngineCapabilities, SqlExecutor } from './storage/engine.js';
-export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
-export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
-export type * from './types.js';
+export { connect, RemoteFabric } from './client/remote-fabric.js';
+export { EmbeddedFabric } from './embedded-fabric.js';
+export { CairnError, type CairnErrorJSON, ERROR_CODES, type ErrorCode, isCairnError } from './errors.js';
+export type { Fabric } from './fabric.js';
 export type {
   AppendInput,
   CreateSessionInput,
@@ -18,3 +13,8 @@ export type {
   ReadBranchInput,
   RewindInput,
 } from './schema.js';
+export type { Engine, EngineCapabilities, SqlExecutor } from './storage/engine.js';
+export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
+export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
+export { openFabric, Store } from './store.js';
+export type * from './types.js';

@@ -11,10 +11,16 @@ export const SessionId = id('ss');
 export const EventId = id('ev');
 export const BranchName = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+    'letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit',
+  );
 export const EventKind = z
   .string()
-  .regex(/^[a-z][a-z0-9_.:-]{0,63}$/, 'lowercase letters, digits and "_.:-", at most 64, starting with a letter');
+  .regex(
+    /^[a-z][a-z0-9_.:-]{0,63}$/,
+    'lowercase letters, digits and "_.:-", at most 64, starting with a letter',
+  );
 export const Actor = z.string().min(1).max(200);
 export const IdempotencyKey = z.string().min(1).max(200);
 

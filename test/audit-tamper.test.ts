@@ -55,7 +55,9 @@ async function verifyAfter(alter: (db: Database.Database) => void): Promise<{ ok
 function rows(table: string, key: string): Array<Record<string, unknown>> {
   const db = new Database(join(original, 'cairn.db'), { readonly: true });
   try {
-    return db.prepare(`SELECT * FROM ${table} WHERE tenant = ? ORDER BY ${key}`).all(tenant) as Array<Record<string, unknown>>;
+    return db.prepare(`SELECT * FROM ${table} WHERE tenant = ? ORDER BY ${key}`).all(tenant) as Array<
+      Record<string, unknown>
+    >;
   } finally {
     db.close();
   }
@@ -78,9 +80,20 @@ describe('audit verify', () => {
     expect(entries.length).toBeGreaterThan(8);
     let checked = 0;
     for (const entry of entries) {
-      for (const column of ['at', 'actor', 'action', 'resource_type', 'resource_id', 'commitment', 'prev_hash', 'hash']) {
+      for (const column of [
+        'at',
+        'actor',
+        'action',
+        'resource_type',
+        'resource_id',
+        'commitment',
+        'prev_hash',
+        'hash',
+      ]) {
         const result = await verifyAfter((db) =>
-          db.prepare(`UPDATE audit_entries SET ${column} = ? WHERE tenant = ? AND seq = ?`).run(altered(entry[column]), tenant, entry.seq),
+          db
+            .prepare(`UPDATE audit_entries SET ${column} = ? WHERE tenant = ? AND seq = ?`)
+            .run(altered(entry[column]), tenant, entry.seq),
         );
         expect(result.ok, `altering ${column} of entry ${entry.seq} went unnoticed`).toBe(false);
         checked++;
@@ -92,7 +105,9 @@ describe('audit verify', () => {
   it('fails after any audit payload is altered, or any entry removed', async () => {
     for (const entry of rows('audit_payloads', 'seq')) {
       const result = await verifyAfter((db) =>
-        db.prepare('UPDATE audit_payloads SET payload = ? WHERE tenant = ? AND seq = ?').run(`${entry.payload} `, tenant, entry.seq),
+        db
+          .prepare('UPDATE audit_payloads SET payload = ? WHERE tenant = ? AND seq = ?')
+          .run(`${entry.payload} `, tenant, entry.seq),
       );
       expect(result.ok, `altering payload ${entry.seq} went unnoticed`).toBe(false);
     }
@@ -108,13 +123,29 @@ describe('audit verify', () => {
     const events = rows('events', 'id');
     expect(events.length).toBe(3);
     for (const event of events) {
-      for (const column of ['session', 'branch', 'line', 'seq', 'parent', 'kind', 'payload', 'actor', 'owner', 'at', 'idem_key']) {
+      for (const column of [
+        'session',
+        'branch',
+        'line',
+        'seq',
+        'parent',
+        'kind',
+        'payload',
+        'actor',
+        'owner',
+        'at',
+        'idem_key',
+      ]) {
         const result = await verifyAfter((db) =>
-          db.prepare(`UPDATE events SET ${column} = ? WHERE tenant = ? AND id = ?`).run(altered(event[column]), tenant, event.id),
+          db
+            .prepare(`UPDATE events SET ${column} = ? WHERE tenant = ? AND id = ?`)
+            .run(altered(event[column]), tenant, event.id),
         );
         expect(result.ok, `altering ${column} of event ${event.id} went unnoticed`).toBe(false);
       }
-      const removed = await verifyAfter((db) => db.prepare('DELETE FROM events WHERE tenant = ? AND id = ?').run(tenant, event.id));
+      const removed = await verifyAfter((db) =>
+        db.prepare('DELETE FROM events WHERE tenant = ? AND id = ?').run(tenant, event.id),
+      );
       expect(removed.ok).toBe(false);
     }
     const slipped = await verifyAfter((db) =>
@@ -134,7 +165,9 @@ describe('audit verify', () => {
     const events = rows('events', 'id');
     const other = events.find((e) => e.id !== branch!.head)!;
     const result = await verifyAfter((db) =>
-      db.prepare('UPDATE branches SET head = ? WHERE tenant = ? AND id = ?').run(other.id, tenant, branch!.id),
+      db
+        .prepare('UPDATE branches SET head = ? WHERE tenant = ? AND id = ?')
+        .run(other.id, tenant, branch!.id),
     );
     expect(result.ok).toBe(false);
     expect(result.reason).toContain('moved outside the log');

@@ -61,7 +61,9 @@ describe('HTTP API', () => {
     const branches = await call('GET', `/v1/sessions/${session}/branches`, tokens.b);
     expect(branches.json.map((b: { name: string }) => b.name)).toEqual(['main']);
     // Every route of the API was tried, except those that take no tenant-B id.
-    const paths = Object.keys((openApiDocument() as { paths: Record<string, unknown> }).paths).filter((p) => p.includes('{'));
+    const paths = Object.keys((openApiDocument() as { paths: Record<string, unknown> }).paths).filter((p) =>
+      p.includes('{'),
+    );
     expect(attempts.length).toBeGreaterThanOrEqual(paths.length);
   });
 
@@ -78,15 +80,30 @@ describe('HTTP API', () => {
     const created = await call('POST', '/v1/sessions', tokens.a, '{}');
     expect(created.status).toBe(201);
     const id = created.json.id as string;
-    const malformed = await call('POST', `/v1/sessions/${id}/events`, tokens.a, '{"kind": "message", payload');
+    const malformed = await call(
+      'POST',
+      `/v1/sessions/${id}/events`,
+      tokens.a,
+      '{"kind": "message", payload',
+    );
     expect(malformed.status).toBe(400);
     expect(malformed.json).toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(typeof malformed.json.message).toBe('string');
     expect(malformed.json.data).toBeTypeOf('object');
-    const badField = await call('POST', `/v1/sessions/${id}/events`, tokens.a, JSON.stringify({ kind: 'Not A Kind' }));
+    const badField = await call(
+      'POST',
+      `/v1/sessions/${id}/events`,
+      tokens.a,
+      JSON.stringify({ kind: 'Not A Kind' }),
+    );
     expect(badField.status).toBe(400);
     expect(badField.json.data.field).toBe('kind');
-    const unknownField = await call('POST', `/v1/sessions/${id}/events`, tokens.a, JSON.stringify({ kind: 'x', tenant: 'tn_x' }));
+    const unknownField = await call(
+      'POST',
+      `/v1/sessions/${id}/events`,
+      tokens.a,
+      JSON.stringify({ kind: 'x', tenant: 'tn_x' }),
+    );
     expect(unknownField.status).toBe(400);
     const badQuery = await call('GET', `/v1/sessions/${id}/branches/main/events?limit=abc`, tokens.a);
     expect(badQuery.status).toBe(400);

@@ -32,12 +32,16 @@ describe('remote client transport errors', () => {
   it('reports a server that is not there as UNAVAILABLE', async () => {
     const port = (dropper.address() as AddressInfo).port;
     const closed = connect({ url: `http://127.0.0.1:${port === 65535 ? 65534 : port + 1}`, token: 't' });
-    expect(await codeOf(closed.append({ session: 'ss_00000000000000000000000000', kind: 'x' }))).toBe('UNAVAILABLE');
+    expect(await codeOf(closed.append({ session: 'ss_00000000000000000000000000', kind: 'x' }))).toBe(
+      'UNAVAILABLE',
+    );
   });
 
   it('reports a write whose connection broke after sending as IN_DOUBT, a read as UNAVAILABLE', async () => {
     const client = connect({ url: dropperUrl, token: 't' });
-    expect(await codeOf(client.append({ session: 'ss_00000000000000000000000000', kind: 'x' }))).toBe('IN_DOUBT');
+    expect(await codeOf(client.append({ session: 'ss_00000000000000000000000000', kind: 'x' }))).toBe(
+      'IN_DOUBT',
+    );
     expect(await codeOf(client.getSession('ss_00000000000000000000000000'))).toBe('UNAVAILABLE');
   });
 });

@@ -16,7 +16,8 @@ describeBlobConformance('filesystem', async () => {
   return {
     blobs: new FsBlobStore(root),
     tenants: ['tn_aaaaaaaaaaaaaaaaaaaaaaaaaa', 'tn_bbbbbbbbbbbbbbbbbbbbbbbbbb'],
-    corrupt: async (tenant, digest) => writeFileSync(join(root, tenant, digest.slice(0, 2), digest), 'tampered'),
+    corrupt: async (tenant, digest) =>
+      writeFileSync(join(root, tenant, digest.slice(0, 2), digest), 'tampered'),
     close: async () => temp.remove(),
   };
 });
@@ -32,7 +33,11 @@ describeBlobConformance(
       tenants: [a.tenant, b.tenant],
       corrupt: (tenant, digest) =>
         store.engine.write(tenant, async (tx) => {
-          await tx.run('UPDATE blobs SET bytes = ? WHERE tenant = ? AND digest = ?', [Buffer.from('tampered'), tenant, digest]);
+          await tx.run('UPDATE blobs SET bytes = ? WHERE tenant = ? AND digest = ?', [
+            Buffer.from('tampered'),
+            tenant,
+            digest,
+          ]);
         }),
       close: cleanup,
     };
@@ -47,7 +52,9 @@ describe('SQLite store format', () => {
       await (await Store.openDir(temp.dir)).close();
       await (await Store.openDir(temp.dir)).close();
       const db = new Database(join(temp.dir, 'cairn.db'), { readonly: true });
-      const row = db.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as { value: string };
+      const row = db.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as {
+        value: string;
+      };
       db.close();
       expect(Number(row.value)).toBe(CURRENT_FORMAT_VERSION);
     } finally {
@@ -67,7 +74,13 @@ describe('SQLite store format', () => {
       expect((error as CairnError).code).toBe('UNSUPPORTED_FORMAT');
       expect((error as CairnError).message).toMatch(/upgrade Cairn/);
       const check = new Database(join(temp.dir, 'cairn.db'), { readonly: true });
-      expect((check.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as { value: string }).value).toBe('999');
+      expect(
+        (
+          check.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as {
+            value: string;
+          }
+        ).value,
+      ).toBe('999');
       check.close();
     } finally {
       temp.remove();

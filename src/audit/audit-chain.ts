@@ -38,9 +38,9 @@ export function payloadCommitment(salt: string, payloadText: string): string {
   return sha256Hex(`${salt}\n${payloadText}`);
 }
 
-export function entryHash(entry: Omit<AuditEntryRow, 'hash'>): string {
-  return tupleDigest([
-    'cairn.audit.v1',
+/** An entry's values in AUDIT_COLUMNS order, without its hash: what is inserted is what is hashed. */
+function entryValues(entry: Omit<AuditEntryRow, 'hash'>): Array<string | number> {
+  return [
     entry.tenant,
     entry.seq,
     entry.at,
@@ -50,9 +50,15 @@ export function entryHash(entry: Omit<AuditEntryRow, 'hash'>): string {
     entry.resource_id,
     entry.commitment,
     entry.prev_hash,
-  ]);
+  ];
 }
 
+const AUDIT_COLUMNS =
+  'tenant, seq, at, actor, action, resource_type, resource_id, commitment, prev_hash, hash';
+
+export function entryHash(entry: Omit<AuditEntryRow, 'hash'>): string {
+  return tupleDigest(['cairn.audit.v1', ...entryValues(entry)]);
+}
 
 /** Starts a tenant's chain; runs in the transaction that creates the tenant. */
 export async function startChain(tx: SqlExecutor, tenant: string): Promise<void> {
@@ -80,22 +86,11 @@ export async function appendAudit(tx: SqlExecutor, input: AuditInput): Promise<n
     prev_hash: head.hash,
   };
   const hash = entryHash(entry);
-  await tx.run(
-    `INSERT INTO audit_entries (tenant, seq, at, actor, action, resource_type, resource_id, commitment, prev_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      entry.tenant,
-      entry.seq,
-      entry.at,
-      entry.actor,
-      entry.action,
-      entry.resource_type,
-      entry.resource_id,
-      entry.commitment,
-      entry.prev_hash,
-      hash,
-    ],
-  );
+  await tx.run(`INSERT INTO audit_entries (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    ...entryValues(entry),
+    hash,
+  ]);
+
   await tx.run('INSERT INTO audit_payloads (tenant, seq, salt, payload) VALUES (?, ?, ?, ?)', [
     input.tenant,
     entry.seq,

@@ -1,4 +1,4 @@
-import { eventDigest, EVENT_COLUMNS, type EventRow } from '../log/rows.js';
+import { EVENT_COLUMNS, type EventRow, eventDigest } from '../log/rows.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
@@ -56,14 +56,17 @@ async function verifyIn(tx: SqlExecutor, tenant: string): Promise<AuditReport> {
       const at = (reason: string) => report(expected - 1, seenEvents.size, { seq: row.seq, reason });
       if (row.seq !== expected) return at(`entry ${expected} is missing`);
       if (row.prev_hash !== prev) return at(`entry ${row.seq} does not link to entry ${row.seq - 1}`);
-      if (entryHash(row) !== row.hash) return at(`entry ${row.seq} was altered (its hash does not match its fields)`);
+      if (entryHash(row) !== row.hash)
+        return at(`entry ${row.seq} was altered (its hash does not match its fields)`);
       if (row.salt === null || row.payload === null) return at(`payload of entry ${row.seq} is missing`);
-      if (payloadCommitment(row.salt, row.payload) !== row.commitment) return at(`payload of entry ${row.seq} was altered`);
+      if (payloadCommitment(row.salt, row.payload) !== row.commitment)
+        return at(`payload of entry ${row.seq} was altered`);
       const payload = JSON.parse(row.payload) as { digest?: string; branch?: string; head?: string };
       if (row.action === 'event.append') {
         const event = events.get(row.resource_id);
         if (!event) return at(`event ${row.resource_id} recorded by entry ${row.seq} is missing`);
-        if (eventDigest(event) !== payload.digest) return at(`event ${row.resource_id} was altered after entry ${row.seq}`);
+        if (eventDigest(event) !== payload.digest)
+          return at(`event ${row.resource_id} was altered after entry ${row.seq}`);
         seenEvents.add(row.resource_id);
       }
       if (typeof payload.branch === 'string' && typeof payload.head === 'string') {
@@ -75,7 +78,10 @@ async function verifyIn(tx: SqlExecutor, tenant: string): Promise<AuditReport> {
   }
   const last = expected - 1;
   const done = (reason: string, seq = last) => report(last, seenEvents.size, { seq, reason });
-  const head = await tx.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE tenant = ?', [tenant]);
+  const head = await tx.get<{ seq: number; hash: string }>(
+    'SELECT seq, hash FROM audit_heads WHERE tenant = ?',
+    [tenant],
+  );
   if (!head || head.seq !== last || head.hash !== prev) {
     return done(`the chain head names entry ${head?.seq ?? '(none)'} but the chain ends at entry ${last}`);
   }
@@ -83,11 +89,15 @@ async function verifyIn(tx: SqlExecutor, tenant: string): Promise<AuditReport> {
   for (const { id } of stray) {
     if (!seenEvents.has(id)) return done(`event ${id} has no audit entry`);
   }
-  const branches = await tx.all<{ id: string; head: string }>('SELECT id, head FROM branches WHERE tenant = ?', [tenant]);
+  const branches = await tx.all<{ id: string; head: string }>(
+    'SELECT id, head FROM branches WHERE tenant = ?',
+    [tenant],
+  );
   for (const branch of branches) {
     const claim = heads.get(branch.id);
     if (!claim) return done(`branch ${branch.id} has no audit entry`);
-    if (claim.head !== branch.head) return done(`head of branch ${branch.id} was moved outside the log`, claim.seq);
+    if (claim.head !== branch.head)
+      return done(`head of branch ${branch.id} was moved outside the log`, claim.seq);
   }
   return report(last, seenEvents.size, null);
 }

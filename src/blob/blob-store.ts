@@ -1,5 +1,5 @@
-import { CairnError } from '../errors.js';
 import { sha256Hex } from '../digest.js';
+import { CairnError } from '../errors.js';
 
 /**
  * Immutable content named by its sha256 digest, kept per tenant: the same
@@ -21,17 +21,25 @@ const TENANT = /^[a-z]{2}_[0-9a-z]{26}$/;
 
 export function checkDigest(digest: string): void {
   if (!DIGEST.test(digest)) {
-    throw new CairnError('INVALID_ARGUMENT', `"${digest.slice(0, 80)}" is not a blob digest: pass 64 lowercase hex characters (sha256)`, {
-      field: 'digest',
-    });
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `"${digest.slice(0, 80)}" is not a blob digest: pass 64 lowercase hex characters (sha256)`,
+      {
+        field: 'digest',
+      },
+    );
   }
 }
 
 export function checkTenant(tenant: string): void {
   if (!TENANT.test(tenant)) {
-    throw new CairnError('INVALID_ARGUMENT', `"${tenant.slice(0, 80)}" is not a tenant id: pass an id like tn_…`, {
-      field: 'tenant',
-    });
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `"${tenant.slice(0, 80)}" is not a tenant id: pass an id like tn_…`,
+      {
+        field: 'tenant',
+      },
+    );
   }
 }
 
@@ -39,11 +47,15 @@ export function checkTenant(tenant: string): void {
 export function verifiedBlob(tenant: string, digest: string, bytes: Buffer): Buffer {
   const actual = sha256Hex(bytes);
   if (actual !== digest) {
-    throw new CairnError('CORRUPT', `blob ${digest} of tenant ${tenant} is corrupt (its bytes hash to ${actual}): restore it from a backup`, {
-      tenant,
-      digest,
-      actual,
-    });
+    throw new CairnError(
+      'CORRUPT',
+      `blob ${digest} of tenant ${tenant} is corrupt (its bytes hash to ${actual}): restore it from a backup`,
+      {
+        tenant,
+        digest,
+        actual,
+      },
+    );
   }
   return bytes;
 }

@@ -27,7 +27,9 @@ const seg = encodeURIComponent;
 
 function query(params: Record<string, string | number | undefined>): string {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string | number][];
-  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
+  return entries.length === 0
+    ? ''
+    : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
 }
 
 /** The fabric over HTTP: the same interface as the embedded one, errors included. */
@@ -54,12 +56,17 @@ export class RemoteFabric implements Fabric {
           method,
           agent: this.agent,
           timeout: this.timeoutMs,
-          headers: payload === undefined ? this.headers : { ...this.headers, 'content-length': Buffer.byteLength(payload) },
+          headers:
+            payload === undefined
+              ? this.headers
+              : { ...this.headers, 'content-length': Buffer.byteLength(payload) },
         },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
           response.on('error', reject);
           response.on('aborted', () => reject(new Error('the response was cut off')));
         },
@@ -82,16 +89,26 @@ export class RemoteFabric implements Fabric {
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status} with a body that is not JSON: is it a Cairn server?`, {
-        status: response.status,
-      });
+      throw new CairnError(
+        'UNAVAILABLE',
+        `the server at ${this.base} answered ${response.status} with a body that is not JSON: is it a Cairn server?`,
+        {
+          status: response.status,
+        },
+      );
     }
     if (response.status < 200 || response.status > 299) {
       const error = parsed as Partial<CairnErrorJSON> | undefined;
       if (error && typeof error.code === 'string' && typeof error.message === 'string') {
-        throw CairnError.fromJSON({ code: error.code, message: error.message, data: error.data ?? {} } as CairnErrorJSON);
+        throw CairnError.fromJSON({
+          code: error.code,
+          message: error.message,
+          data: error.data ?? {},
+        } as CairnErrorJSON);
       }
-      throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status}`, { status: response.status });
+      throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status}`, {
+        status: response.status,
+      });
     }
     return parsed as T;
   }
@@ -104,7 +121,8 @@ export class RemoteFabric implements Fabric {
   private transportError(method: string, error: unknown): CairnError {
     const cause = error as { code?: string };
     const detail = error instanceof Error ? error.message : String(error);
-    const neverSent = cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
+    const neverSent =
+      cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
     if (method !== 'GET' && !neverSent) {
       return new CairnError(
         'IN_DOUBT',

@@ -19,16 +19,18 @@ interface NewPrincipal {
   role: Role;
 }
 
-export async function insertPrincipal(tx: SqlExecutor, tenant: string, p: NewPrincipal, actor: string, now: number) {
+export async function insertPrincipal(
+  tx: SqlExecutor,
+  tenant: string,
+  p: NewPrincipal,
+  actor: string,
+  now: number,
+) {
   const id = newId('principal', now);
-  await tx.run('INSERT INTO principals (tenant, id, kind, name, role, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    tenant,
-    id,
-    p.kind,
-    p.name,
-    p.role,
-    now,
-  ]);
+  await tx.run(
+    'INSERT INTO principals (tenant, id, kind, name, role, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [tenant, id, p.kind, p.name, p.role, now],
+  );
   await appendAudit(tx, {
     tenant,
     actor: actor || id,
@@ -51,7 +53,9 @@ export async function insertToken(
 ): Promise<CreatedToken> {
   const exists = await tx.get('SELECT id FROM principals WHERE tenant = ? AND id = ?', [tenant, principal]);
   if (!exists) {
-    throw new CairnError('NOT_FOUND', `principal ${principal} not found in this tenant: check the id`, { id: principal });
+    throw new CairnError('NOT_FOUND', `principal ${principal} not found in this tenant: check the id`, {
+      id: principal,
+    });
   }
   const id = newId('token', now);
   const secret = newSecret();
@@ -97,7 +101,11 @@ export async function createTenant(
   });
 }
 
-export async function loadIdentity(tx: SqlExecutor, tenant: string, principal: string): Promise<Identity | undefined> {
+export async function loadIdentity(
+  tx: SqlExecutor,
+  tenant: string,
+  principal: string,
+): Promise<Identity | undefined> {
   const row = await tx.get<{ kind: PrincipalKind; role: Role }>(
     'SELECT kind, role FROM principals WHERE tenant = ? AND id = ?',
     [tenant, principal],
@@ -141,18 +149,23 @@ const LOCAL_IDENTITY_KEY = 'local_identity';
 export async function localIdentity(engine: Engine): Promise<Identity> {
   const recorded = () =>
     engine
-      .read(NO_TENANT, (tx) => tx.get<{ value: string }>('SELECT value FROM cairn_meta WHERE key = ?', [LOCAL_IDENTITY_KEY]))
+      .read(NO_TENANT, (tx) =>
+        tx.get<{ value: string }>('SELECT value FROM cairn_meta WHERE key = ?', [LOCAL_IDENTITY_KEY]),
+      )
       .then((row) => (row ? (JSON.parse(row.value) as { tenant: string; principal: string }) : undefined));
   let ids = await recorded();
   if (!ids) {
     try {
-      const created = await createTenant(engine, { name: 'local', admin: { kind: 'user', name: 'local', role: 'admin' } }, (tx, c) =>
-        tx
-          .run('INSERT INTO cairn_meta (key, value) VALUES (?, ?)', [
-            LOCAL_IDENTITY_KEY,
-            JSON.stringify({ tenant: c.tenant, principal: c.principal }),
-          ])
-          .then(() => undefined),
+      const created = await createTenant(
+        engine,
+        { name: 'local', admin: { kind: 'user', name: 'local', role: 'admin' } },
+        (tx, c) =>
+          tx
+            .run('INSERT INTO cairn_meta (key, value) VALUES (?, ?)', [
+              LOCAL_IDENTITY_KEY,
+              JSON.stringify({ tenant: c.tenant, principal: c.principal }),
+            ])
+            .then(() => undefined),
       );
       ids = { tenant: created.tenant, principal: created.principal };
     } catch (error) {
@@ -162,6 +175,10 @@ export async function localIdentity(engine: Engine): Promise<Identity> {
     }
   }
   const identity = await engine.read(ids.tenant, (tx) => loadIdentity(tx, ids.tenant, ids.principal));
-  if (!identity) throw new CairnError('CORRUPT', 'the store names a local principal that does not exist: the store is damaged');
+  if (!identity)
+    throw new CairnError(
+      'CORRUPT',
+      'the store names a local principal that does not exist: the store is damaged',
+    );
   return identity;
 }

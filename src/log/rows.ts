@@ -42,13 +42,17 @@ export interface SessionRow {
   created_at: number;
 }
 
-export const EVENT_COLUMNS = 'tenant, id, session, branch, line, seq, parent, kind, payload, actor, owner, at, idem_key';
+export const EVENT_COLUMNS =
+  'tenant, id, session, branch, line, seq, parent, kind, payload, actor, owner, at, idem_key';
 export const BRANCH_COLUMNS =
   'tenant, id, session, name, owner, head, head_seq, head_line, own_line, forked_from, created_at, updated_at';
 
 /** Columns a branch read needs; the rest are known from the request. */
 export const PATH_COLUMNS = 'id, branch, seq, parent, kind, payload, actor, owner, at, idem_key';
-export type PathRow = Pick<EventRow, 'id' | 'branch' | 'seq' | 'parent' | 'kind' | 'payload' | 'actor' | 'owner' | 'at' | 'idem_key'>;
+export type PathRow = Pick<
+  EventRow,
+  'id' | 'branch' | 'seq' | 'parent' | 'kind' | 'payload' | 'actor' | 'owner' | 'at' | 'idem_key'
+>;
 
 /** Maps a page of rows, parsing all payloads in one JSON.parse call (the hot part of a read). */
 export function toEvents(rows: PathRow[], session: string): CairnEvent[] {
@@ -115,7 +119,12 @@ export function toSession(row: SessionRow): Session {
  * audit entry of the append commits to it, so an edited event is detected.
  */
 export function eventDigest(row: EventRow): string {
-  return tupleDigest([
+  return tupleDigest(eventValues(row));
+}
+
+/** An event row's values in EVENT_COLUMNS order: what is inserted is what is hashed. */
+export function eventValues(row: EventRow): Array<string | number | null> {
+  return [
     row.tenant,
     row.id,
     row.session,
@@ -129,5 +138,5 @@ export function eventDigest(row: EventRow): string {
     row.owner,
     row.at,
     row.idem_key,
-  ]);
+  ];
 }

@@ -26,6 +26,7 @@ import {
   EVENT_COLUMNS,
   type EventRow,
   eventDigest,
+  eventValues,
   PATH_COLUMNS,
   type PathRow,
   type SessionRow,
@@ -87,7 +88,10 @@ async function requireBranch(
 }
 
 async function requireEvent(tx: SqlExecutor, tenant: string, id: string): Promise<EventRow> {
-  const row = await tx.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND id = ?`, [tenant, id]);
+  const row = await tx.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND id = ?`, [
+    tenant,
+    id,
+  ]);
   if (!row) throw notFound('event', id);
   return row;
 }
@@ -102,7 +106,12 @@ async function pathSegments(tx: SqlExecutor, tenant: string, branch: BranchRow):
       'SELECT base_line, base_seq FROM lines WHERE tenant = ? AND id = ?',
       [tenant, line],
     );
-    if (!row) throw new CairnError('CORRUPT', `line ${line} of branch ${branch.id} is missing: the store is damaged`, { line });
+    if (!row)
+      throw new CairnError(
+        'CORRUPT',
+        `line ${line} of branch ${branch.id} is missing: the store is damaged`,
+        { line },
+      );
     segments.push({ line, lo: row.base_seq + 1, hi });
     line = row.base_line;
     hi = row.base_seq;
@@ -130,7 +139,14 @@ async function recordRefMove(
     action: `branch.${op}`,
     resourceType: 'branch',
     resourceId: branch.id,
-    payload: { session: branch.session, name: branch.name, branch: branch.id, head: headAfter, headSeq, headBefore },
+    payload: {
+      session: branch.session,
+      name: branch.name,
+      branch: branch.id,
+      head: headAfter,
+      headSeq,
+      headBefore,
+    },
     at,
   });
   await tx.run(
@@ -171,14 +187,10 @@ export async function createSession(
     meta: JSON.stringify(input.meta),
     created_at: now,
   };
-  await tx.run('INSERT INTO sessions (tenant, id, owner, title, meta, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    row.tenant,
-    row.id,
-    row.owner,
-    row.title,
-    row.meta,
-    row.created_at,
-  ]);
+  await tx.run(
+    'INSERT INTO sessions (tenant, id, owner, title, meta, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [row.tenant, row.id, row.owner, row.title, row.meta, row.created_at],
+  );
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
@@ -221,11 +233,16 @@ export async function listSessions(
     [who.tenant, input.after ?? '', input.limit + 1],
   );
   const page = rows.slice(0, input.limit);
-  return { sessions: page.map(toSession), next: rows.length > input.limit ? page[page.length - 1]!.id : null };
+  return {
+    sessions: page.map(toSession),
+    next: rows.length > input.limit ? page[page.length - 1]!.id : null,
+  };
 }
 
 function sameAppend(row: EventRow, input: ValidAppend, payload: string, actor: string): boolean {
-  return row.branch === input.branch && row.kind === input.kind && row.payload === payload && row.actor === actor;
+  return (
+    row.branch === input.branch && row.kind === input.kind && row.payload === payload && row.actor === actor
+  );
 }
 
 export function encodePayload(payload: unknown): string {
@@ -292,21 +309,10 @@ export async function appendEvent(
     idem_key: input.idempotencyKey ?? null,
   };
   try {
-    await tx.run(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      row.tenant,
-      row.id,
-      row.session,
-      row.branch,
-      row.line,
-      row.seq,
-      row.parent,
-      row.kind,
-      row.payload,
-      row.actor,
-      row.owner,
-      row.at,
-      row.idem_key,
-    ]);
+    await tx.run(
+      `INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      eventValues(row),
+    );
   } catch (error) {
     // A concurrent append with the same idempotency key won the race: run again to answer with its event.
     if (isUniqueViolation(error)) throw new RetryTransaction('idempotency key raced');
@@ -330,11 +336,7 @@ export async function appendEvent(
   return { ...toEvent(row), deduplicated: false };
 }
 
-export async function readBranch(
-  tx: SqlExecutor,
-  who: Identity,
-  input: ValidReadBranch,
-): Promise<EventPage> {
+export async function readBranch(tx: SqlExecutor, who: Identity, input: ValidReadBranch): Promise<EventPage> {
   const branch = await requireBranch(tx, who.tenant, input.session, input.branch);
   const last = Math.min(branch.head_seq, input.from + input.limit - 1);
   const events: CairnEvent[] = [];
@@ -362,7 +364,12 @@ export async function getEvent(tx: SqlExecutor, who: Identity, id: string): Prom
   return toEvent(await requireEvent(tx, who.tenant, id));
 }
 
-async function eventInSession(tx: SqlExecutor, who: Identity, id: string, session: string): Promise<EventRow> {
+async function eventInSession(
+  tx: SqlExecutor,
+  who: Identity,
+  id: string,
+  session: string,
+): Promise<EventRow> {
   const event = await requireEvent(tx, who.tenant, id);
   if (event.session !== session) {
     throw new CairnError(
@@ -375,17 +382,16 @@ async function eventInSession(tx: SqlExecutor, who: Identity, id: string, sessio
 }
 
 async function freeForkName(tx: SqlExecutor, tenant: string, session: string): Promise<string> {
-  const { n } = (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM branches WHERE tenant = ? AND session = ?', [
-    tenant,
-    session,
-  ]))!;
+  const { n } = (await tx.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM branches WHERE tenant = ? AND session = ?',
+    [tenant, session],
+  ))!;
   for (let i = Number(n); ; i++) {
     const name = `fork-${i}`;
-    const taken = await tx.get('SELECT 1 AS taken FROM branches WHERE tenant = ? AND session = ? AND name = ?', [
-      tenant,
-      session,
-      name,
-    ]);
+    const taken = await tx.get(
+      'SELECT 1 AS taken FROM branches WHERE tenant = ? AND session = ? AND name = ?',
+      [tenant, session, name],
+    );
     if (!taken) return name;
   }
 }
@@ -412,9 +418,13 @@ export async function forkBranch(
   ]);
   if (taken) {
     if (input.name === undefined) throw new RetryTransaction('generated branch name raced');
-    throw new CairnError('CONFLICT', `session ${input.session} already has a branch named "${name}": choose another name`, {
-      name,
-    });
+    throw new CairnError(
+      'CONFLICT',
+      `session ${input.session} already has a branch named "${name}": choose another name`,
+      {
+        name,
+      },
+    );
   }
   const row: BranchRow = {
     tenant: who.tenant,
@@ -464,7 +474,14 @@ export async function rewindBranch(
   );
   if (swapped !== 1) throw new RetryTransaction(`head of branch ${branch.id} moved`);
   await recordRefMove(tx, who, branch, 'rewind', branch.head, target.id, target.seq, now);
-  return toBranch({ ...branch, head: target.id, head_seq: target.seq, head_line: target.line, own_line: '', updated_at: now });
+  return toBranch({
+    ...branch,
+    head: target.id,
+    head_seq: target.seq,
+    head_line: target.line,
+    own_line: '',
+    updated_at: now,
+  });
 }
 
 export async function listBranches(tx: SqlExecutor, who: Identity, session: string): Promise<Branch[]> {
@@ -483,9 +500,22 @@ export async function branchHistory(
   name: string,
 ): Promise<RefLogEntry[]> {
   const branch = await requireBranch(tx, who.tenant, session, name);
-  const rows = await tx.all<{ op: RefLogEntry['op']; head_before: string; head_after: string; by_principal: string; at: number }>(
+  const rows = await tx.all<{
+    op: RefLogEntry['op'];
+    head_before: string;
+    head_after: string;
+    by_principal: string;
+    at: number;
+  }>(
     'SELECT op, head_before, head_after, by_principal, at FROM ref_log WHERE tenant = ? AND branch = ? ORDER BY audit_seq',
     [who.tenant, branch.id],
   );
-  return rows.map((r) => ({ branch: name, op: r.op, headBefore: r.head_before, headAfter: r.head_after, by: r.by_principal, at: r.at }));
+  return rows.map((r) => ({
+    branch: name,
+    op: r.op,
+    headBefore: r.head_before,
+    headAfter: r.head_after,
+    by: r.by_principal,
+    at: r.at,
+  }));
 }

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import type { Fabric } from '../fabric.js';
@@ -54,10 +54,16 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   app.onError((error, c) => {
     if (error instanceof CairnError) return errorResponse(c, error);
     options.onInternalError?.(error);
-    return errorResponse(c, new CairnError('INTERNAL', 'the server failed to handle the request: see its log, then retry'));
+    return errorResponse(
+      c,
+      new CairnError('INTERNAL', 'the server failed to handle the request: see its log, then retry'),
+    );
   });
   app.notFound((c) =>
-    errorResponse(c, new CairnError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}: see /openapi.json for the API`)),
+    errorResponse(
+      c,
+      new CairnError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}: see /openapi.json for the API`),
+    ),
   );
 
   app.get('/healthz', (c) => c.json({ ok: true }));
@@ -70,9 +76,13 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       onError: (c) =>
         errorResponse(
           c,
-          new CairnError('PAYLOAD_TOO_LARGE', `the request body is over ${maxBody} bytes: send less, or store large content as a blob`, {
-            limit: maxBody,
-          }),
+          new CairnError(
+            'PAYLOAD_TOO_LARGE',
+            `the request body is over ${maxBody} bytes: send less, or store large content as a blob`,
+            {
+              limit: maxBody,
+            },
+          ),
         ),
     }),
   );
@@ -89,12 +99,20 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   v1.get('/sessions', async (c) => c.json(await c.var.fabric.listSessions(queryArgs(c, ['limit']))));
   v1.get('/sessions/:session', async (c) => c.json(await c.var.fabric.getSession(c.req.param('session'))));
   v1.post('/sessions/:session/events', async (c) => {
-    const event = await c.var.fabric.append({ ...(await jsonBody(c)), session: c.req.param('session') } as never);
+    const event = await c.var.fabric.append({
+      ...(await jsonBody(c)),
+      session: c.req.param('session'),
+    } as never);
     return c.json(event, event.deduplicated ? 200 : 201);
   });
-  v1.get('/sessions/:session/branches', async (c) => c.json(await c.var.fabric.listBranches(c.req.param('session'))));
+  v1.get('/sessions/:session/branches', async (c) =>
+    c.json(await c.var.fabric.listBranches(c.req.param('session'))),
+  );
   v1.post('/sessions/:session/branches', async (c) =>
-    c.json(await c.var.fabric.fork({ ...(await jsonBody(c)), session: c.req.param('session') } as never), 201),
+    c.json(
+      await c.var.fabric.fork({ ...(await jsonBody(c)), session: c.req.param('session') } as never),
+      201,
+    ),
   );
   v1.get('/sessions/:session/branches/:branch/events', async (c) =>
     c.json(

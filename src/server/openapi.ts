@@ -20,8 +20,19 @@ interface Operation {
 
 const OPERATIONS: Operation[] = [
   { method: 'get', path: '/v1/whoami', summary: 'The identity the token acts as' },
-  { method: 'post', path: '/v1/sessions', summary: 'Create a session', body: schema.CreateSessionInput, status: 201 },
-  { method: 'get', path: '/v1/sessions', summary: 'List sessions', query: { limit: 'integer', after: 'string' } },
+  {
+    method: 'post',
+    path: '/v1/sessions',
+    summary: 'Create a session',
+    body: schema.CreateSessionInput,
+    status: 201,
+  },
+  {
+    method: 'get',
+    path: '/v1/sessions',
+    summary: 'List sessions',
+    query: { limit: 'integer', after: 'string' },
+  },
   { method: 'get', path: '/v1/sessions/{session}', summary: 'Get a session' },
   {
     method: 'post',
@@ -54,8 +65,18 @@ const OPERATIONS: Operation[] = [
     body: schema.RewindInput,
     pathFields: ['session', 'branch'],
   },
-  { method: 'get', path: '/v1/sessions/{session}/branches/{branch}/history', summary: 'Head moves of a branch (fork, rewind)' },
-  { method: 'post', path: '/v1/tokens', summary: 'Create an API token (shown once)', body: schema.CreateTokenInput, status: 201 },
+  {
+    method: 'get',
+    path: '/v1/sessions/{session}/branches/{branch}/history',
+    summary: 'Head moves of a branch (fork, rewind)',
+  },
+  {
+    method: 'post',
+    path: '/v1/tokens',
+    summary: 'Create an API token (shown once)',
+    body: schema.CreateTokenInput,
+    status: 201,
+  },
   { method: 'get', path: '/v1/audit/verify', summary: "Verify the tenant's audit chain" },
 ];
 
@@ -78,23 +99,45 @@ export function openApiDocument(): unknown {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
     const parameters = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...Object.entries(op.query ?? {}).map(([name, type]) => ({ name, in: 'query', required: false, schema: { type } })),
+      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      })),
+      ...Object.entries(op.query ?? {}).map(([name, type]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema: { type },
+      })),
     ];
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
       summary: op.summary,
       parameters,
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema(op) } } } } : {}),
+      ...(op.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema(op) } } } }
+        : {}),
       responses: {
-        [String(op.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
-        default: { description: 'Typed error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        [String(op.status ?? 200)]: {
+          description: 'Success',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        default: {
+          description: 'Typed error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     };
   }
   cached = {
     openapi: '3.1.0',
-    info: { title: 'Cairn', version: '0.1.0', description: 'Persistence fabric for AI agents: session log API.' },
+    info: {
+      title: 'Cairn',
+      version: '0.1.0',
+      description: 'Persistence fabric for AI agents: session log API.',
+    },
     security: [{ bearer: [] }],
     paths: { ...paths },
     components: {

@@ -74,7 +74,9 @@ export function describeLogConformance(
       const s = await a.createSession();
       const appended = [];
       for (let i = 0; i < 5; i++) {
-        appended.push(await a.append({ session: s.id, kind: 'message', payload: { i, text: `m${i}` }, actor: 'user' }));
+        appended.push(
+          await a.append({ session: s.id, kind: 'message', payload: { i, text: `m${i}` }, actor: 'user' }),
+        );
       }
       const page = await a.readBranch({ session: s.id });
       expect(page.events.map((e) => e.id)).toEqual(appended.map((e) => e.id));
@@ -85,7 +87,11 @@ export function describeLogConformance(
       expect(page.events[0]!.actor).toBe('user');
       expect(page.head).toBe(appended[4]!.id);
       expect(page.next).toBeNull();
-      expect(await a.getEvent(appended[2]!.id)).toMatchObject({ id: appended[2]!.id, seq: 3, kind: 'message' });
+      expect(await a.getEvent(appended[2]!.id)).toMatchObject({
+        id: appended[2]!.id,
+        seq: 3,
+        kind: 'message',
+      });
     });
 
     it('pages a branch by sequence number', async () => {
@@ -103,12 +109,25 @@ export function describeLogConformance(
 
     it('deduplicates a retried append by idempotency key and refuses a key reused for other content', async () => {
       const s = await a.createSession();
-      const first = await a.append({ session: s.id, kind: 'tool.intent', payload: { x: 1 }, idempotencyKey: 'k-1' });
-      const retry = await a.append({ session: s.id, kind: 'tool.intent', payload: { x: 1 }, idempotencyKey: 'k-1' });
+      const first = await a.append({
+        session: s.id,
+        kind: 'tool.intent',
+        payload: { x: 1 },
+        idempotencyKey: 'k-1',
+      });
+      const retry = await a.append({
+        session: s.id,
+        kind: 'tool.intent',
+        payload: { x: 1 },
+        idempotencyKey: 'k-1',
+      });
       expect(first.deduplicated).toBe(false);
       expect(retry.deduplicated).toBe(true);
       expect(retry.id).toBe(first.id);
-      await expectCode(a.append({ session: s.id, kind: 'tool.intent', payload: { x: 2 }, idempotencyKey: 'k-1' }), 'CONFLICT');
+      await expectCode(
+        a.append({ session: s.id, kind: 'tool.intent', payload: { x: 2 }, idempotencyKey: 'k-1' }),
+        'CONFLICT',
+      );
       expect((await a.readBranch({ session: s.id })).events).toHaveLength(1);
     });
 
@@ -122,18 +141,19 @@ export function describeLogConformance(
       expect(f1.seq).toBe(2);
       expect(f1.parent).toBe(e1.id);
       await a.append({ session: s.id, kind: 'message', payload: 3 });
-      expect((await a.readBranch({ session: s.id, branch: 'alt' })).events.map((e) => e.payload)).toEqual([1, 'alt-2']);
+      expect((await a.readBranch({ session: s.id, branch: 'alt' })).events.map((e) => e.payload)).toEqual([
+        1,
+        'alt-2',
+      ]);
       expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual([1, 2, 3]);
       const fromHead = await a.fork({ session: s.id });
       expect(fromHead.head).not.toBe(e2.id);
       expect(fromHead.headSeq).toBe(3);
       const nested = await a.fork({ session: s.id, at: f1.id, name: 'alt-child' });
       await a.append({ session: s.id, branch: 'alt-child', kind: 'message', payload: 'child-3' });
-      expect((await a.readBranch({ session: s.id, branch: 'alt-child' })).events.map((e) => e.payload)).toEqual([
-        1,
-        'alt-2',
-        'child-3',
-      ]);
+      expect(
+        (await a.readBranch({ session: s.id, branch: 'alt-child' })).events.map((e) => e.payload),
+      ).toEqual([1, 'alt-2', 'child-3']);
       const names = (await a.listBranches(s.id)).map((br) => br.name);
       expect(names).toEqual(expect.arrayContaining(['main', 'alt', 'alt-child', fromHead.name]));
       expect(nested.forkedFrom).toBe(f1.id);
@@ -167,9 +187,12 @@ export function describeLogConformance(
       const page = await a.readBranch({ session: s.id, limit: 10_000 });
       expect(page.events).toHaveLength(writers * each);
       expect(page.events.map((e) => e.seq)).toEqual(Array.from({ length: writers * each }, (_, i) => i + 1));
-      for (let i = 1; i < page.events.length; i++) expect(page.events[i]!.parent).toBe(page.events[i - 1]!.id);
+      for (let i = 1; i < page.events.length; i++)
+        expect(page.events[i]!.parent).toBe(page.events[i - 1]!.id);
       for (let w = 0; w < writers; w++) {
-        const mine = page.events.filter((e) => (e.payload as { w: number }).w === w).map((e) => (e.payload as { i: number }).i);
+        const mine = page.events
+          .filter((e) => (e.payload as { w: number }).w === w)
+          .map((e) => (e.payload as { i: number }).i);
         expect(mine).toEqual(Array.from({ length: each }, (_, i) => i));
       }
     });
@@ -177,7 +200,9 @@ export function describeLogConformance(
     it('lets exactly one of several concurrent forks take a name, and names unnamed forks apart', async () => {
       const s = await a.createSession();
       const e = await a.append({ session: s.id, kind: 'message', payload: 0 });
-      const named = await Promise.allSettled(Array.from({ length: 8 }, () => a.fork({ session: s.id, at: e.id, name: 'race' })));
+      const named = await Promise.allSettled(
+        Array.from({ length: 8 }, () => a.fork({ session: s.id, at: e.id, name: 'race' })),
+      );
       expect(named.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of named) {
         if (r.status === 'rejected') expect((r.reason as CairnError).code).toBe('CONFLICT');
@@ -204,7 +229,10 @@ export function describeLogConformance(
       const before = await a.verifyAudit();
       await expectCode(a.append({ session: s.id, kind: 'Bad Kind!' }), 'INVALID_ARGUMENT');
       await expectCode(a.append({ session: 'not-an-id', kind: 'x' }), 'INVALID_ARGUMENT');
-      await expectCode(a.append({ session: s.id, kind: 'x', payload: 'y'.repeat(1024 * 1024 + 10) }), 'PAYLOAD_TOO_LARGE');
+      await expectCode(
+        a.append({ session: s.id, kind: 'x', payload: 'y'.repeat(1024 * 1024 + 10) }),
+        'PAYLOAD_TOO_LARGE',
+      );
       await expectCode(a.fork({ session: s.id, at: otherEvent.id }), 'INVALID_ARGUMENT');
       await expectCode(a.fork({ session: s.id, at: e1.id, name: 'main' }), 'CONFLICT');
       await expectCode(a.fork({ session: s.id, at: e1.id, name: '../etc' }), 'INVALID_ARGUMENT');

@@ -20,7 +20,10 @@ export async function twoTenants(store: Store) {
 }
 
 /** Tenants A and B of a store, used directly through the library. */
-export async function embeddedTarget(store: Store, cleanup: () => Promise<void>): Promise<LogConformanceTarget> {
+export async function embeddedTarget(
+  store: Store,
+  cleanup: () => Promise<void>,
+): Promise<LogConformanceTarget> {
   const { a, b } = await twoTenants(store);
   return {
     tenantA: store.fabric(await store.authenticate(a.token.token)),

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
 import { sha256Hex } from '../../digest.js';
 import { notFound } from '../../errors.js';
+import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
 
 async function fsyncPath(path: string, flags: number): Promise<void> {
   const handle = await fs.open(path, flags);

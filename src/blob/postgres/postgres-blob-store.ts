@@ -1,7 +1,7 @@
-import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
 import { sha256Hex } from '../../digest.js';
 import { notFound } from '../../errors.js';
 import type { Engine } from '../../storage/engine.js';
+import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
 
 /**
  * Blobs as rows of the `blobs` table, under the same row-level security as
@@ -15,12 +15,10 @@ export class PostgresBlobStore implements BlobStore {
     checkTenant(tenant);
     const digest = sha256Hex(bytes);
     await this.engine.write(tenant, (tx) =>
-      tx.run('INSERT INTO blobs (tenant, digest, size, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, digest) DO NOTHING', [
-        tenant,
-        digest,
-        bytes.byteLength,
-        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      ]),
+      tx.run(
+        'INSERT INTO blobs (tenant, digest, size, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, digest) DO NOTHING',
+        [tenant, digest, bytes.byteLength, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+      ),
     );
     return digest;
   }
@@ -47,7 +45,9 @@ export class PostgresBlobStore implements BlobStore {
   async delete(tenant: string, digest: string): Promise<void> {
     checkTenant(tenant);
     checkDigest(digest);
-    await this.engine.write(tenant, (tx) => tx.run('DELETE FROM blobs WHERE tenant = ? AND digest = ?', [tenant, digest]));
+    await this.engine.write(tenant, (tx) =>
+      tx.run('DELETE FROM blobs WHERE tenant = ? AND digest = ?', [tenant, digest]),
+    );
   }
 
   async close(): Promise<void> {}

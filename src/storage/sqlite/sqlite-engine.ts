@@ -5,8 +5,8 @@ import { CairnError } from '../../errors.js';
 import {
   type Engine,
   type EngineCapabilities,
-  type ReadOptions,
   MAX_TRANSACTION_ATTEMPTS,
+  type ReadOptions,
   RetryTransaction,
   type SqlExecutor,
   type SqlParam,
@@ -120,9 +120,13 @@ export class SqliteEngine implements Engine {
       );
       const check = engine.writer.pragma('quick_check', { simple: true });
       if (check !== 'ok') {
-        throw new CairnError('CORRUPT', `store at ${options.dir} failed SQLite's integrity check (${check}): restore it from a backup`, {
-          detail: String(check),
-        });
+        throw new CairnError(
+          'CORRUPT',
+          `store at ${options.dir} failed SQLite's integrity check (${check}): restore it from a backup`,
+          {
+            detail: String(check),
+          },
+        );
       }
       engine.walSync.open();
     } catch (error) {
@@ -142,16 +146,21 @@ export class SqliteEngine implements Engine {
   }
 
   private applyMigration(migration: Migration): void {
-    this.writer.transaction(() => {
-      this.writer.exec(migration.sqlite);
-      this.writer
-        .prepare("INSERT INTO cairn_meta (key, value) VALUES ('format_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-        .run(String(migration.version));
-    }).immediate();
+    this.writer
+      .transaction(() => {
+        this.writer.exec(migration.sqlite);
+        this.writer
+          .prepare(
+            "INSERT INTO cairn_meta (key, value) VALUES ('format_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          )
+          .run(String(migration.version));
+      })
+      .immediate();
   }
 
   write<T>(_tenant: string, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new CairnError('UNAVAILABLE', 'the store is closed: open it again'));
+    if (this.closed)
+      return Promise.reject(new CairnError('UNAVAILABLE', 'the store is closed: open it again'));
     if (this.walSync.failed) return Promise.reject(this.walSync.failed);
     return new Promise<T>((resolve, reject) => {
       this.enqueue({ fn, resolve: resolve as (value: unknown) => void, reject, attempts: 0 });
@@ -185,7 +194,8 @@ export class SqliteEngine implements Engine {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
-      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown; retry: boolean }> = [];
+      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown; retry: boolean }> =
+        [];
       try {
         this.writer.exec('BEGIN IMMEDIATE');
       } catch (error) {
@@ -227,7 +237,8 @@ export class SqliteEngine implements Engine {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing || this.queue.length > 0 || this.walSync.pending) await new Promise((r) => setImmediate(r));
+    while (this.flushing || this.queue.length > 0 || this.walSync.pending)
+      await new Promise((r) => setImmediate(r));
     this.closed = true;
     this.walSync.close();
     this.reader.close();
@@ -239,14 +250,26 @@ export class SqliteEngine implements Engine {
 function translate(error: unknown, dir: string): unknown {
   const code = (error as { code?: string }).code ?? '';
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new CairnError('CORRUPT', `store at ${dir} is not a readable Cairn database (${code}): restore it from a backup`, {
-      sqlite: code,
-    });
+    return new CairnError(
+      'CORRUPT',
+      `store at ${dir} is not a readable Cairn database (${code}): restore it from a backup`,
+      {
+        sqlite: code,
+      },
+    );
   }
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) {
-    return new CairnError('UNAVAILABLE', `store at ${dir} cannot be opened for writing (${code}): check the path and its permissions`, {
-      sqlite: code,
-    });
+  if (
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_IOERR')
+  ) {
+    return new CairnError(
+      'UNAVAILABLE',
+      `store at ${dir} cannot be opened for writing (${code}): check the path and its permissions`,
+      {
+        sqlite: code,
+      },
+    );
   }
   return error;
 }
