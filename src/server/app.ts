@@ -1,5 +1,5 @@
+import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { Store } from '../store.js';
@@ -12,14 +12,55 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
 }
 
-type Env = { Variables: { fabric: Fabric } };
+type Env = { Bindings: Partial<HttpBindings>; Variables: { fabric: Fabric } };
 
-function errorResponse(c: Context, error: CairnError) {
+function errorResponse(c: Context<Env>, error: CairnError) {
+  // The rest of an oversize body is discarded unread; do not reuse the connection.
+  if (error.code === 'PAYLOAD_TOO_LARGE') c.header('connection', 'close');
   return c.json(error.toJSON(), HTTP_STATUS[error.code] as 400);
 }
 
-async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+function tooLarge(limit: number): CairnError {
+  return new CairnError('PAYLOAD_TOO_LARGE', `the request body is over ${limit} bytes: send less, or store large content as a blob`, {
+    limit,
+  });
+}
+
+/**
+ * The body as text, at most `limit` bytes. Read straight from Node's request
+ * stream: building a web Request for it costs more than the append itself.
+ */
+async function readBody(c: Context<Env>, limit: number): Promise<string> {
+  const incoming = c.env?.incoming;
+  if (Number(c.req.header('content-length') ?? 0) > limit) {
+    incoming?.resume();
+    throw tooLarge(limit);
+  }
+  if (!incoming) {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+    return text;
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        incoming.off('data', onData);
+        incoming.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on('data', onData);
+    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.on('error', reject);
+  });
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   let body: unknown;
   try {
@@ -34,7 +75,7 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 }
 
 /** Query parameters as the schemas expect them: numbers where the name says so. */
-function queryArgs(c: Context, numeric: string[]): Record<string, unknown> {
+function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(c.req.query())) {
     out[key] = numeric.includes(key) ? (value.trim() === '' ? Number.NaN : Number(value)) : value;
@@ -50,6 +91,7 @@ function queryArgs(c: Context, numeric: string[]): Record<string, unknown> {
 export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const app = new Hono<Env>();
   const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
+  const jsonBody = async (c: Context<Env>) => parseJsonObject(await readBody(c, maxBody));
 
   app.onError((error, c) => {
     if (error instanceof CairnError) return errorResponse(c, error);
@@ -69,23 +111,6 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: maxBody,
-      onError: (c) =>
-        errorResponse(
-          c,
-          new CairnError(
-            'PAYLOAD_TOO_LARGE',
-            `the request body is over ${maxBody} bytes: send less, or store large content as a blob`,
-            {
-              limit: maxBody,
-            },
-          ),
-        ),
-    }),
-  );
   app.use('/v1/*', async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
