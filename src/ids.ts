@@ -9,14 +9,20 @@ const POOL_SIZE = 4096;
 const pool = Buffer.alloc(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 
-function randomBytes10(): Buffer {
-  if (poolOffset + 10 > POOL_SIZE) {
+/** Random bytes from a pooled buffer: one getrandom call per 4 KiB, not per id. */
+function pooledRandom(size: number): Buffer {
+  if (poolOffset + size > POOL_SIZE) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const out = pool.subarray(poolOffset, poolOffset + 10);
-  poolOffset += 10;
+  const out = pool.subarray(poolOffset, poolOffset + size);
+  poolOffset += size;
   return out;
+}
+
+/** `bytes` random bytes as lowercase hex (salts). */
+export function randomHex(bytes: number): string {
+  return pooledRandom(bytes).toString('hex');
 }
 
 function encodeTime(ms: number): string {
@@ -58,7 +64,7 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(randomBytes10())}`;
+  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(pooledRandom(10))}`;
 }
 
 /** A secret of 32 random bytes, base32 (52 characters). */

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
+import { randomHex } from '../ids.js';
 import type { SqlExecutor } from '../storage/engine.js';
 
 /**
@@ -72,7 +72,7 @@ export async function appendAudit(tx: SqlExecutor, input: AuditInput): Promise<n
     [input.tenant],
   );
   if (!head) throw new Error(`tenant ${input.tenant} has no audit chain`);
-  const salt = randomBytes(16).toString('hex');
+  const salt = randomHex(16);
   const payloadText = canonicalJson(input.payload);
   const entry = {
     tenant: input.tenant,
