@@ -5,7 +5,12 @@ import { z } from 'zod';
  * CLI. Input is validated once, here; inside, the types are trusted.
  */
 const id = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `expected an id like ${prefix}_…`);
+  z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}_[0-9a-z]{26}$`),
+      `expected an id like ${prefix}_ followed by 26 lowercase letters and digits, as Cairn returned it`,
+    );
 
 export const SessionId = id('ss');
 export const EventId = id('ev');

@@ -6,8 +6,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.join('.') || '(input)';
-  throw new CairnError('INVALID_ARGUMENT', `${what}: ${field}: ${issue.message}`, {
+  const field = issue.path.join('.');
+  throw new CairnError('INVALID_ARGUMENT', `${what}: ${field ? `${field}: ` : ''}${issue.message}`, {
     field,
     issues: result.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
   });

@@ -28,9 +28,13 @@ function errorResponse(c: Context<Env>, error: CairnError) {
 }
 
 function tooLarge(limit: number): CairnError {
-  return new CairnError('PAYLOAD_TOO_LARGE', `the request body is over ${limit} bytes: send less, or store large content as a blob`, {
-    limit,
-  });
+  return new CairnError(
+    'PAYLOAD_TOO_LARGE',
+    `the request body is over ${limit} bytes: send less, or store large content as a blob`,
+    {
+      limit,
+    },
+  );
 }
 
 /**
