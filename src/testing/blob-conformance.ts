@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../blob/blob-store.js';
 import { sha256Hex } from '../digest.js';
-import { CairnError } from '../errors.js';
+import { expectCode } from './expect-code.js';
 
 /** The blob-store conformance suite, run against every blob engine. */
 export interface BlobConformanceTarget {
@@ -11,15 +11,6 @@ export interface BlobConformanceTarget {
   /** Overwrites the stored bytes of a blob behind the store's back. */
   corrupt(tenant: string, digest: string): Promise<void>;
   close(): Promise<void>;
-}
-
-async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected ${code}`).toBeInstanceOf(CairnError);
-  expect((error as CairnError).code).toBe(code);
 }
 
 export function describeBlobConformance(

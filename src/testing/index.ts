@@ -1,4 +1,5 @@
 export { type BlobConformanceTarget, describeBlobConformance } from './blob-conformance.js';
+export { expectCode } from './expect-code.js';
 export {
   describeLogConformance,
   type LogConformanceOptions,

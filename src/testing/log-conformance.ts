@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../errors.js';
+import type { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { AuditReport } from '../types.js';
+import { expectCode } from './expect-code.js';
 
 /**
  * The session-log conformance suite. Every way of reaching the log — the
@@ -19,17 +20,6 @@ export interface LogConformanceTarget {
 export interface LogConformanceOptions {
   /** When set, the suite is skipped and this reason is shown. */
   skip?: string;
-}
-
-async function expectCode(promise: Promise<unknown>, code: string): Promise<CairnError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CairnError);
-    expect((error as CairnError).code).toBe(code);
-    return error as CairnError;
-  }
-  throw new Error(`expected the call to fail with ${code}, but it succeeded`);
 }
 
 export function describeLogConformance(
