@@ -3,8 +3,9 @@ import { verifyAuditChain } from './audit/audit-verify.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { FsBlobStore } from './blob/fs/fs-blob-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
+import { CairnError } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
-import type { Engine } from './storage/engine.js';
+import { type Engine, NO_TENANT } from './storage/engine.js';
 import { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
 import type { AuditReport, Identity } from './types.js';
 
@@ -45,6 +46,24 @@ export class Store {
   /** Verifies the audit chains of the named tenants. */
   verifyTenants(tenants: string[]): Promise<AuditReport[]> {
     return Promise.all(tenants.map((t) => verifyAuditChain(this.engine, t)));
+  }
+
+  /**
+   * Every tenant of the store, for its operator. Only where the database does
+   * not itself confine each query to one tenant: on PostgreSQL no role the
+   * engine accepts can see across tenants, by design.
+   */
+  async listTenants(): Promise<string[]> {
+    if (this.engine.capabilities.rowLevelSecurity) {
+      throw new CairnError(
+        'FORBIDDEN',
+        "this store confines every query to one tenant (row-level security): act per tenant, with that tenant's token",
+      );
+    }
+    const rows = await this.engine.read(NO_TENANT, (tx) =>
+      tx.all<{ id: string }>('SELECT id FROM tenants ORDER BY id'),
+    );
+    return rows.map((r) => r.id);
   }
 
   async close(): Promise<void> {

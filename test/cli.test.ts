@@ -200,7 +200,10 @@ describe('cairn CLI on a local store', () => {
     expect(created).toMatchObject({ name: 'acme', store });
     expect(created.token).toMatch(new RegExp(`^cairn\\.${created.id}\\.`));
 
-    expect(audit).toMatchObject({ tenant, ok: true, firstBreak: null });
+    expect(audit.ok).toBe(true);
+    expect(audit.tenants).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tenant, ok: true, firstBreak: null })]),
+    );
   });
 
   it('help exits 0; the store comes from CAIRN_STORE, else ./.cairn', async () => {
@@ -257,14 +260,30 @@ describe('cairn CLI on a local store', () => {
 
   it('audit verify exits 1 and names the first broken entry when the store was tampered with', async () => {
     const tampered = join(work, 'tampered');
-    await ok(['init'], { store: tampered });
+    const local = await ok(['init'], { store: tampered });
+    const other = await ok(['tenant', 'create', 'other'], { store: tampered });
+    expect((await ok(['audit', 'verify'], { store: tampered })).tenants).toHaveLength(2);
+    // Break only the second tenant's chain: a store-wide verify must still catch it.
     const db = new Database(join(tampered, 'cairn.db'));
-    db.prepare("UPDATE audit_entries SET actor = 'mallory' WHERE seq = 2").run();
+    db.prepare("UPDATE audit_entries SET actor = 'mallory' WHERE tenant = ? AND seq = 2").run(other.id);
     db.close();
     const run = await cairn(['audit', 'verify', '--json', '--store', tampered]);
     expect(run.code).toBe(1);
-    expect(doc(run)).toMatchObject({ ok: false, firstBreak: { seq: 2 } });
-    expect(run.stderr).toMatch(/^cairn: audit chain of tenant tn_\w+ is broken: first break at entry 2/);
+    const report = doc(run);
+    expect(report.ok).toBe(false);
+    expect(report.tenants).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ tenant: local.id, ok: true }),
+        expect.objectContaining({
+          tenant: other.id,
+          ok: false,
+          firstBreak: expect.objectContaining({ seq: 2 }),
+        }),
+      ]),
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(`^cairn: audit chain of tenant ${other.id} is broken: first break at entry 2`),
+    );
   });
 });
 

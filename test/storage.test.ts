@@ -8,7 +8,7 @@ import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { Store } from '../src/store.js';
 import { describeBlobConformance } from '../src/testing/blob-conformance.js';
 import { postgresSkip } from './support/postgres.js';
-import { postgresStore, tempDir } from './support/stores.js';
+import { postgresStore, sqliteStore, tempDir } from './support/stores.js';
 
 describeBlobConformance('filesystem', async () => {
   const temp = tempDir('cairn-blobs-');
@@ -98,4 +98,34 @@ describe('SQLite store format', () => {
       temp.remove();
     }
   });
+});
+
+describe('store operator views', () => {
+  it('lists every tenant of an embedded store', async () => {
+    const { store, cleanup } = await sqliteStore();
+    try {
+      const a = await store.createTenant('a');
+      const b = await store.createTenant('b');
+      expect(await store.listTenants()).toEqual([a.tenant, b.tenant].sort());
+      const reports = await store.verifyTenants(await store.listTenants());
+      expect(reports.map((r) => r.ok)).toEqual([true, true]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it.skipIf(postgresSkip !== undefined)(
+    'refuses to list tenants across row-level security (PostgreSQL)',
+    async () => {
+      const { store, cleanup } = await postgresStore();
+      try {
+        await store.createTenant('a');
+        const error = await store.listTenants().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(CairnError);
+        expect((error as CairnError).code).toBe('FORBIDDEN');
+      } finally {
+        await cleanup();
+      }
+    },
+  );
 });

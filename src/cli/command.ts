@@ -34,6 +34,8 @@ interface CommandBase {
 export interface FabricCommand extends CommandBase {
   target: 'fabric';
   run(fabric: Fabric, call: Invocation): Promise<number | undefined>;
+  /** When set, used instead of `run` for a local store (work that spans the store's tenants). */
+  runLocal?(dir: string, call: Invocation): Promise<number | undefined>;
 }
 
 /** Works on a local store directory only (init, serve, tenant create). */

@@ -1,7 +1,8 @@
-import type { Branch, CairnEvent, Session } from '../types.js';
+import type { AuditReport, Branch, CairnEvent, Session } from '../types.js';
 import { defined, jsonFlag, readPayload, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand } from './command.js';
-import { compactJson, EXIT, isoTime, table } from './output.js';
+import { compactJson, EXIT, isoTime, type Output, table } from './output.js';
+import { withStore } from './store-commands.js';
 
 /** Commands that act through a fabric, the same whether embedded or remote. */
 
@@ -309,27 +310,44 @@ const branchHistory: FabricCommand = {
   },
 };
 
+function describeReport(report: AuditReport): string {
+  const counts = `${report.entries} entries, ${report.events} events`;
+  if (report.ok) return `audit ok: tenant ${report.tenant}, ${counts}`;
+  return `audit FAILED: tenant ${report.tenant}, ${counts}; ${describeBreak(report)}`;
+}
+
+function describeBreak(report: AuditReport): string {
+  return report.firstBreak
+    ? `first break at entry ${report.firstBreak.seq}: ${report.firstBreak.reason}`
+    : 'no break point reported';
+}
+
+/** Exit code for a set of reports, after naming the first broken chain on stderr. */
+function verdict(reports: AuditReport[], out: Output): number {
+  const broken = reports.find((r) => !r.ok);
+  if (!broken) return EXIT.ok;
+  out.problem(
+    `audit chain of tenant ${broken.tenant} is broken: ${describeBreak(broken)}: the store was changed outside Cairn; restore it from a backup`,
+  );
+  return EXIT.checkFailed;
+}
+
 const auditVerify: FabricCommand = {
   target: 'fabric',
   names: ['audit', 'verify'],
   args: [],
   flags: [],
-  summary: 'verify the audit chain of your tenant; exit code 1 when it is broken',
+  summary:
+    'verify audit chains (every tenant of a local store; your tenant over --url); exit code 1 when one is broken',
   async run(fabric, { out }) {
     const report = await fabric.verifyAudit();
-    const counts = `${report.entries} entries, ${report.events} events`;
-    if (report.ok) {
-      out.result(report, `audit ok: tenant ${report.tenant}, ${counts}`);
-      return EXIT.ok;
-    }
-    const broken = report.firstBreak
-      ? `first break at entry ${report.firstBreak.seq}: ${report.firstBreak.reason}`
-      : 'no break point reported';
-    out.result(report, `audit FAILED: tenant ${report.tenant}, ${counts}; ${broken}`);
-    out.problem(
-      `audit chain of tenant ${report.tenant} is broken: ${broken}: the store was changed outside Cairn; restore it from a backup`,
-    );
-    return EXIT.checkFailed;
+    out.result(report, describeReport(report));
+    return verdict([report], out);
+  },
+  async runLocal(dir, { out }) {
+    const reports = await withStore(dir, async (store) => store.verifyTenants(await store.listTenants()));
+    out.result({ ok: reports.every((r) => r.ok), tenants: reports }, reports.map(describeReport).join('\n'));
+    return verdict(reports, out);
   },
 };
 

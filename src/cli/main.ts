@@ -164,6 +164,7 @@ async function runOnFabric(
     fabric = connect({ url: target.url, token: target.token });
   } else {
     requireStore(target.dir);
+    if (command.runLocal) return command.runLocal(target.dir, call);
     fabric = await openStoreDir(target.dir, (dir) => openFabric({ dir }));
   }
   try {

@@ -45,7 +45,7 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
   }
 }
 
-async function withStore<T>(dir: string, fn: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(dir: string, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStoreDir(dir, (d) => Store.openDir(d));
   try {
     return await fn(store);
