@@ -95,7 +95,7 @@ export class EmbeddedFabric implements Fabric {
         (await insertPrincipal(
           tx,
           this.who.tenant,
-          { kind: valid.kind, name: valid.name, role: valid.role },
+          { kind: valid.kind ?? 'agent', name: valid.name ?? 'agent', role: valid.role ?? 'member' },
           this.who.principal,
           now,
         ));

@@ -12,6 +12,21 @@ const id = (prefix: string) =>
       `expected an id like ${prefix}_ followed by 26 lowercase letters and digits, as Cairn returned it`,
     );
 
+/**
+ * Free text that is stored as a column: well-formed Unicode (a lone surrogate
+ * would be rewritten by the database, and break the digest of the row) and no
+ * NUL (PostgreSQL rejects it in text).
+ */
+const text = (min: number, max: number) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine(
+      (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed() && !s.includes('\u0000'),
+      'must be well-formed Unicode text without NUL characters',
+    );
+
 export const SessionId = id('ss');
 export const EventId = id('ev');
 export const BranchName = z
@@ -26,12 +41,13 @@ export const EventKind = z
     /^[a-z][a-z0-9_.:-]{0,63}$/,
     'lowercase letters, digits and "_.:-", at most 64, starting with a letter',
   );
-export const Actor = z.string().min(1).max(200);
-export const IdempotencyKey = z.string().min(1).max(200);
+export const Actor = text(1, 200);
+export const IdempotencyKey = text(1, 200);
+export const TenantName = text(1, 200);
 
 export const CreateSessionInput = z
   .object({
-    title: z.string().max(500).default(''),
+    title: text(0, 500).default(''),
     meta: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
@@ -66,12 +82,17 @@ export const ReadBranchInput = z
 export const ForkInput = z
   .object({
     session: SessionId,
-    /** Event to fork at; defaults to the head of `from`. */
+    /** Event to fork at. */
     at: EventId.optional(),
-    from: BranchName.default('main'),
+    /** Branch whose head to fork at, when `at` is not given; defaults to main. */
+    from: BranchName.optional(),
     name: BranchName.optional(),
   })
-  .strict();
+  .strict()
+  .refine((v) => v.at === undefined || v.from === undefined, {
+    message: 'pass either at (an event) or from (a branch), not both',
+    path: ['from'],
+  });
 
 export const RewindInput = z
   .object({
@@ -83,14 +104,22 @@ export const RewindInput = z
 
 export const CreateTokenInput = z
   .object({
-    /** Existing principal to mint for; omit to create a new principal. */
+    /** Existing principal to mint for; omit to create a new principal (kind, name, role). */
     principal: id('pr').optional(),
-    kind: z.enum(['user', 'agent', 'service']).default('agent'),
-    name: z.string().min(1).max(200).default('agent'),
-    role: z.enum(['admin', 'member']).default('member'),
-    label: z.string().max(200).default(''),
+    kind: z.enum(['user', 'agent', 'service']).optional(),
+    name: text(1, 200).optional(),
+    role: z.enum(['admin', 'member']).optional(),
+    label: text(0, 200).default(''),
   })
-  .strict();
+  .strict()
+  .refine(
+    (v) =>
+      v.principal === undefined || (v.kind === undefined && v.name === undefined && v.role === undefined),
+    {
+      message: 'kind, name and role describe a new principal: omit them when passing an existing principal',
+      path: ['principal'],
+    },
+  );
 
 export type CreateSessionInput = z.input<typeof CreateSessionInput>;
 export type ListSessionsInput = z.input<typeof ListSessionsInput>;

@@ -5,9 +5,11 @@ import { FsBlobStore } from './blob/fs/fs-blob-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
 import { CairnError } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
+import { TenantName } from './schema.js';
 import { type Engine, NO_TENANT } from './storage/engine.js';
 import { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
 import type { AuditReport, Identity } from './types.js';
+import { parseInput } from './validate.js';
 
 /**
  * A Cairn store: a relational engine plus a blob store. It hands out fabrics,
@@ -40,7 +42,7 @@ export class Store {
   }
 
   createTenant(name: string): Promise<CreatedTenant> {
-    return createTenant(this.engine, { name });
+    return createTenant(this.engine, { name: parseInput(TenantName, name, 'create tenant') });
   }
 
   /** Verifies the audit chains of the named tenants. */

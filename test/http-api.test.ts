@@ -11,7 +11,7 @@ let server: RunningServer;
 let tokens: { a: string; b: string };
 let close: () => Promise<void>;
 // Ids owned by tenant B.
-const ofB = { session: '', event: '', branch: 'main' };
+const ofB = { session: '', event: '', branch: 'main', principal: '' };
 
 async function call(method: string, path: string, token: string | null, body?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -30,6 +30,7 @@ beforeAll(async () => {
   const session = await target.tenantB.createSession({ title: 'b only' });
   const event = await target.tenantB.append({ session: session.id, kind: 'message', payload: 'b secret' });
   ofB.session = session.id;
+  ofB.principal = (await target.tenantB.whoami()).principal;
   ofB.event = event.id;
 });
 
@@ -47,6 +48,7 @@ describe('HTTP API', () => {
       ['POST', `/v1/sessions/${session}/branches`, JSON.stringify({ at: event, name: 'stolen' })],
       ['POST', `/v1/sessions/${session}/branches/${branch}/rewind`, JSON.stringify({ to: event })],
       ['GET', `/v1/sessions/${session}/branches/${branch}/history`],
+      ['POST', '/v1/tokens', JSON.stringify({ principal: ofB.principal, label: 'stolen' })],
     ];
     for (const [method, path, body] of attempts) {
       const response = await call(method, path, tokens.a, body);
@@ -74,6 +76,10 @@ describe('HTTP API', () => {
       expect(response.json.code).toBe('UNAUTHENTICATED');
     }
     expect((await call('GET', '/v1/whoami', tokens.a)).status).toBe(200);
+    const lowercase = await fetch(`${server.url}/v1/whoami`, {
+      headers: { authorization: `bearer ${tokens.a}` },
+    });
+    expect(lowercase.status).toBe(200);
   });
 
   it('answers malformed JSON and bad fields with 400 and a code, oversize bodies with 413', async () => {
@@ -105,8 +111,10 @@ describe('HTTP API', () => {
       JSON.stringify({ kind: 'x', tenant: 'tn_x' }),
     );
     expect(unknownField.status).toBe(400);
-    const badQuery = await call('GET', `/v1/sessions/${id}/branches/main/events?limit=abc`, tokens.a);
-    expect(badQuery.status).toBe(400);
+    for (const limit of ['abc', '0x10', '1e2', '']) {
+      const badQuery = await call('GET', `/v1/sessions/${id}/branches/main/events?limit=${limit}`, tokens.a);
+      expect(badQuery.status, `limit=${limit}`).toBe(400);
+    }
     const huge = JSON.stringify({ kind: 'message', payload: 'x'.repeat(3 * 1024 * 1024) });
     const oversize = await call('POST', `/v1/sessions/${id}/events`, tokens.a, huge);
     expect(oversize.status).toBe(413);

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
+import { sha256Hex } from '../src/digest.js';
 import { CairnError } from '../src/errors.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { Store } from '../src/store.js';
@@ -128,4 +129,29 @@ describe('store operator views', () => {
       }
     },
   );
+});
+
+describe('tokens at rest', () => {
+  it('keeps only the hash of a token secret: the secret is nowhere in the store files', async () => {
+    const temp = tempDir();
+    try {
+      const store = await Store.openDir(temp.dir);
+      const created = await store.createTenant('t');
+      await store.close();
+      const secret = created.token.token.split('.').pop()!;
+      const db = new Database(join(temp.dir, 'cairn.db'));
+      const row = db.prepare('SELECT secret_hash FROM tokens WHERE id = ?').get(created.token.id) as {
+        secret_hash: string;
+      };
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+      expect(row.secret_hash).toBe(sha256Hex(secret));
+      for (const file of readdirSync(temp.dir)) {
+        if (statSync(join(temp.dir, file)).isFile())
+          expect(readFileSync(join(temp.dir, file)).includes(secret)).toBe(false);
+      }
+    } finally {
+      temp.remove();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CairnError, type CairnErrorJSON } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { toJsonText } from '../json.js';
 import type * as schema from '../schema.js';
 import type {
   AppendResult,
@@ -48,8 +49,9 @@ export class RemoteFabric implements Fabric {
 
   /** One HTTP exchange over a keep-alive connection; resolves with status and body text. */
   private exchange(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+    // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
+    const payload = body === undefined ? undefined : toJsonText(body, 'request');
     return new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
       const request = httpRequest(
         `${this.base}${path}`,
         {
@@ -82,6 +84,7 @@ export class RemoteFabric implements Fabric {
     try {
       response = await this.exchange(method, path, body);
     } catch (error) {
+      if (error instanceof CairnError) throw error;
       throw this.transportError(method, error);
     }
     const { text } = response;

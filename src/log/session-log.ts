@@ -1,6 +1,7 @@
 import { appendAudit } from '../audit/audit-chain.js';
 import { CairnError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { toJsonText } from '../json.js';
 import type {
   ValidAppend,
   ValidCreateSession,
@@ -246,7 +247,7 @@ function sameAppend(row: EventRow, input: ValidAppend, payload: string, actor: s
 }
 
 export function encodePayload(payload: unknown): string {
-  const text = JSON.stringify(payload);
+  const text = toJsonText(payload, 'payload');
   if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
     throw new CairnError(
       'PAYLOAD_TOO_LARGE',
@@ -407,7 +408,7 @@ export async function forkBranch(
   if (input.at !== undefined) {
     at = await eventInSession(tx, who, input.at, input.session);
   } else {
-    const source = await requireBranch(tx, who.tenant, input.session, input.from);
+    const source = await requireBranch(tx, who.tenant, input.session, input.from ?? 'main');
     at = { id: source.head, seq: source.head_seq, line: source.head_line };
   }
   const name = input.name ?? (await freeForkName(tx, who.tenant, input.session));

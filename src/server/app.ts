@@ -89,7 +89,8 @@ function parseJsonObject(text: string): Record<string, unknown> {
 function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(c.req.query())) {
-    out[key] = numeric.includes(key) ? (value.trim() === '' ? Number.NaN : Number(value)) : value;
+    // Plain decimal digits only: "0x10", "1e2" or "" are not page sizes.
+    out[key] = numeric.includes(key) ? (/^\d{1,15}$/.test(value) ? Number(value) : Number.NaN) : value;
   }
   return out;
 }
@@ -143,7 +144,8 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
 
   app.use('/v1/*', async (c, next) => {
     const header = c.req.header('authorization') ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    // The scheme name is case-insensitive (RFC 9110 §11.1).
+    const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : '';
     c.set('fabric', store.fabric(await authenticate(token)));
     await next();
   });

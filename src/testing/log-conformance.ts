@@ -228,6 +228,20 @@ export function describeLogConformance(
       await expectCode(a.fork({ session: s.id, at: e1.id, name: '../etc' }), 'INVALID_ARGUMENT');
       await expectCode(a.rewind({ session: s.id, branch: 'main', to: otherEvent.id }), 'INVALID_ARGUMENT');
       await expectCode(a.readBranch({ session: s.id, limit: 0 }), 'INVALID_ARGUMENT');
+      // Text the database would rewrite (a lone surrogate) or refuse (NUL), and values JSON cannot hold.
+      await expectCode(a.append({ session: s.id, kind: 'x', actor: 'a\ud800' }), 'INVALID_ARGUMENT');
+      await expectCode(a.append({ session: s.id, kind: 'x', idempotencyKey: 'k\u0000' }), 'INVALID_ARGUMENT');
+      await expectCode(a.createSession({ title: 'nul\u0000title' }), 'INVALID_ARGUMENT');
+      await expectCode(
+        a.append({ session: s.id, kind: 'x', payload: { n: Number.NaN } }),
+        'INVALID_ARGUMENT',
+      );
+      await expectCode(a.append({ session: s.id, kind: 'x', payload: { n: 1n } }), 'INVALID_ARGUMENT');
+      await expectCode(a.fork({ session: s.id, at: e1.id, from: 'main' }), 'INVALID_ARGUMENT');
+      await expectCode(
+        a.createToken({ principal: (await a.whoami()).principal, role: 'admin' }),
+        'INVALID_ARGUMENT',
+      );
       const after = await a.verifyAudit();
       expect(after.entries).toBe(before.entries);
       expect((await a.readBranch({ session: s.id })).events.map((e) => e.id)).toEqual([e1.id]);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../digest.js';
 import { notFound } from '../../errors.js';
 import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
@@ -33,7 +33,7 @@ export class FsBlobStore implements BlobStore {
     const digest = sha256Hex(bytes);
     const { dir, file } = this.path(tenant, digest);
     if (await this.has(tenant, digest)) return digest;
-    await fs.mkdir(dir, { recursive: true });
+    await this.makeDurableDir(dir);
     const temp = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
     const handle = await fs.open(temp, 'wx');
     try {
@@ -45,6 +45,16 @@ export class FsBlobStore implements BlobStore {
     await fs.rename(temp, file);
     await fsyncPath(dir, constants.O_RDONLY | constants.O_DIRECTORY);
     return digest;
+  }
+
+  /** Creates `dir` and any missing parents, fsyncing each new entry's parent so it survives power loss. */
+  private async makeDurableDir(dir: string): Promise<void> {
+    const first = await fs.mkdir(dir, { recursive: true });
+    if (first === undefined) return;
+    for (let created = dir; ; created = dirname(created)) {
+      await fsyncPath(dirname(created), constants.O_RDONLY | constants.O_DIRECTORY);
+      if (created === first) break;
+    }
   }
 
   async get(tenant: string, digest: string): Promise<Buffer> {
