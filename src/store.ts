@@ -22,8 +22,8 @@ export class Store {
   ) {}
 
   /** The embedded default: `<dir>/cairn.db` (SQLite) and `<dir>/blobs/`. */
-  static async openDir(dir: string): Promise<Store> {
-    const engine = await SqliteEngine.open({ dir });
+  static async openDir(dir: string, options: { integrityCheck?: boolean } = {}): Promise<Store> {
+    const engine = await SqliteEngine.open({ dir, integrityCheck: options.integrityCheck });
     return new Store(engine, new FsBlobStore(join(dir, 'blobs')));
   }
 
@@ -78,8 +78,8 @@ export class Store {
  * Opens the embedded fabric in a folder, acting as the store's local
  * principal. Closing the fabric closes the store.
  */
-export async function openFabric(options: { dir: string }): Promise<EmbeddedFabric> {
-  const store = await Store.openDir(options.dir);
+export async function openFabric(options: { dir: string; integrityCheck?: boolean }): Promise<EmbeddedFabric> {
+  const store = await Store.openDir(options.dir, { integrityCheck: options.integrityCheck });
   try {
     const who = await store.localIdentity();
     return new EmbeddedFabric(store.engine, who, () => store.close());

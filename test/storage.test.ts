@@ -6,7 +6,7 @@ import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
 import { CairnError } from '../src/errors.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
-import { Store } from '../src/store.js';
+import { openFabric, Store } from '../src/store.js';
 import { describeBlobConformance } from '../src/testing/blob-conformance.js';
 import { postgresSkip } from './support/postgres.js';
 import { postgresStore, sqliteStore, tempDir } from './support/stores.js';
@@ -150,6 +150,43 @@ describe('tokens at rest', () => {
         if (statSync(join(temp.dir, file)).isFile())
           expect(readFileSync(join(temp.dir, file)).includes(secret)).toBe(false);
       }
+    } finally {
+      temp.remove();
+    }
+  });
+});
+
+describe('a damaged page met later', () => {
+  it('is reported as CORRUPT by the read that meets it, and by the check on open', async () => {
+    const temp = tempDir();
+    try {
+      const fabric = await openFabric({ dir: temp.dir });
+      const s = await fabric.createSession();
+      for (let i = 0; i < 50; i++) await fabric.append({ session: s.id, kind: 'message', payload: { i } });
+      await fabric.close();
+      const file = join(temp.dir, 'cairn.db');
+      const db = new Database(file);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'events'").get() as {
+        rootpage: number;
+      };
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.close();
+      const bytes = readFileSync(file);
+      bytes.fill(0xff, (rootpage - 1) * pageSize, rootpage * pageSize);
+      writeFileSync(file, bytes);
+
+      const unchecked = await openFabric({ dir: temp.dir, integrityCheck: false });
+      try {
+        const error = await unchecked.readBranch({ session: s.id }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(CairnError);
+        expect((error as CairnError).code).toBe('CORRUPT');
+      } finally {
+        await unchecked.close();
+      }
+      const checked = await Store.openDir(temp.dir).catch((e: unknown) => e);
+      expect(checked).toBeInstanceOf(CairnError);
+      expect((checked as CairnError).code).toBe('CORRUPT');
     } finally {
       temp.remove();
     }

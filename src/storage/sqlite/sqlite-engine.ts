@@ -21,6 +21,12 @@ export interface SqliteEngineOptions {
   maxBatch?: number;
   /** SQLite page size for a new database; default 1024. */
   pageSize?: number;
+  /**
+   * Run SQLite's quick_check on open (default true). Its cost grows with the
+   * store; short-lived callers may skip it — corruption met later is still
+   * reported as CORRUPT when a statement reads it.
+   */
+  integrityCheck?: boolean;
 }
 
 interface PendingWrite {
@@ -44,17 +50,26 @@ class StatementCache {
   }
 }
 
-function executor(cache: StatementCache): SqlExecutor {
+/** Runs one statement; SQLite's own corruption reports become CORRUPT, never a bare driver error. */
+function guarded<T>(dir: string, statement: () => T): T {
+  try {
+    return statement();
+  } catch (error) {
+    throw translate(error, dir);
+  }
+}
+
+function executor(cache: StatementCache, dir: string): SqlExecutor {
   return {
     lockRows: '',
     async all<R>(sql: string, params: readonly SqlParam[] = []) {
-      return cache.get(sql).all(...params) as R[];
+      return guarded(dir, () => cache.get(sql).all(...params) as R[]);
     },
     async get<R>(sql: string, params: readonly SqlParam[] = []) {
-      return cache.get(sql).get(...params) as R | undefined;
+      return guarded(dir, () => cache.get(sql).get(...params) as R | undefined);
     },
     async run(sql: string, params: readonly SqlParam[] = []) {
-      return cache.get(sql).run(...params).changes;
+      return guarded(dir, () => cache.get(sql).run(...params).changes);
     },
   };
 }
@@ -71,6 +86,7 @@ export class SqliteEngine implements Engine {
   readonly dialect = 'sqlite' as const;
   readonly capabilities: EngineCapabilities = { groupCommit: true, rowLevelSecurity: false };
   readonly path: string;
+  private readonly dir: string;
   private readonly writer: Database.Database;
   private readonly reader: Database.Database;
   private readonly writerTx: SqlExecutor;
@@ -83,6 +99,7 @@ export class SqliteEngine implements Engine {
 
   private constructor(options: SqliteEngineOptions) {
     mkdirSync(options.dir, { recursive: true });
+    this.dir = options.dir;
     this.path = join(options.dir, 'cairn.db');
     this.maxBatch = options.maxBatch ?? 512;
     this.writer = new Database(this.path);
@@ -97,9 +114,9 @@ export class SqliteEngine implements Engine {
     this.writer.pragma('foreign_keys = ON');
     this.reader = new Database(this.path);
     this.reader.pragma('busy_timeout = 10000');
-    this.writerTx = executor(new StatementCache(this.writer));
+    this.writerTx = executor(new StatementCache(this.writer), options.dir);
     this.walSync = new WalSync(`${this.path}-wal`);
-    this.readerTx = executor(new StatementCache(this.reader));
+    this.readerTx = executor(new StatementCache(this.reader), options.dir);
   }
 
   static async open(options: SqliteEngineOptions): Promise<SqliteEngine> {
@@ -118,7 +135,7 @@ export class SqliteEngine implements Engine {
         },
         options.dir,
       );
-      const check = engine.writer.pragma('quick_check', { simple: true });
+      const check = options.integrityCheck === false ? 'ok' : engine.writer.pragma('quick_check', { simple: true });
       if (check !== 'ok') {
         throw new CairnError(
           'CORRUPT',
@@ -185,7 +202,7 @@ export class SqliteEngine implements Engine {
     try {
       db.pragma('busy_timeout = 10000');
       db.exec('BEGIN');
-      return await fn(executor(new StatementCache(db)));
+      return await fn(executor(new StatementCache(db), this.dir));
     } finally {
       db.close();
     }
