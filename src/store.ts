@@ -78,7 +78,10 @@ export class Store {
  * Opens the embedded fabric in a folder, acting as the store's local
  * principal. Closing the fabric closes the store.
  */
-export async function openFabric(options: { dir: string; integrityCheck?: boolean }): Promise<EmbeddedFabric> {
+export async function openFabric(options: {
+  dir: string;
+  integrityCheck?: boolean;
+}): Promise<EmbeddedFabric> {
   const store = await Store.openDir(options.dir, { integrityCheck: options.integrityCheck });
   try {
     const who = await store.localIdentity();

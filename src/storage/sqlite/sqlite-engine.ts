@@ -135,7 +135,8 @@ export class SqliteEngine implements Engine {
         },
         options.dir,
       );
-      const check = options.integrityCheck === false ? 'ok' : engine.writer.pragma('quick_check', { simple: true });
+      const check =
+        options.integrityCheck === false ? 'ok' : engine.writer.pragma('quick_check', { simple: true });
       if (check !== 'ok') {
         throw new CairnError(
           'CORRUPT',
