@@ -27,6 +27,8 @@ beforeAll(async () => {
   await fabric.append({ session: s.id, branch: 'alt', kind: 'note', payload: [1, 2, 3] });
   await fabric.rewind({ session: s.id, branch: 'main', to: e1.id });
   await fabric.createToken({ name: 'helper' });
+  // A second session (with meta) gives branch and line rows somewhere else to be moved to.
+  await fabric.createSession({ title: 'other', meta: { k: 'v' } });
   await store.close();
   // Fold the WAL into the database file so a plain file copy holds everything.
   const db = new Database(join(original, 'cairn.db'));
@@ -36,7 +38,9 @@ beforeAll(async () => {
 
 afterAll(() => temp.remove());
 
-async function verifyAfter(alter: (db: Database.Database) => void): Promise<{ ok: boolean; reason: string }> {
+async function verifyAfter(
+  alter: (db: Database.Database) => unknown,
+): Promise<{ ok: boolean; reason: string }> {
   const dir = join(temp.dir, `copy-${copies++}`);
   mkdirSync(dir);
   copyFileSync(join(original, 'cairn.db'), join(dir, 'cairn.db'));
@@ -50,6 +54,19 @@ async function verifyAfter(alter: (db: Database.Database) => void): Promise<{ ok
   } finally {
     await store.close();
   }
+}
+
+/** Alters one column of one row by primary key (tenant, id). */
+function setColumn(table: string, id: unknown, column: string, value: unknown) {
+  return (db: Database.Database) =>
+    db.prepare(`UPDATE ${table} SET ${column} = ? WHERE tenant = ? AND id = ?`).run(value, tenant, id);
+}
+
+/** Verify must fail after alter, with a reason that contains `reason`. */
+async function expectBreak(alter: (db: Database.Database) => unknown, reason: string): Promise<void> {
+  const result = await verifyAfter(alter);
+  expect(result.ok, `${reason}: went unnoticed`).toBe(false);
+  expect(result.reason).toContain(reason);
 }
 
 function rows(table: string, key: string): Array<Record<string, unknown>> {
@@ -171,5 +188,154 @@ describe('audit verify', () => {
     );
     expect(result.ok).toBe(false);
     expect(result.reason).toContain('moved outside the log');
+  });
+
+  it('fails after any single field of any session, branch or line row is altered', async () => {
+    const columns: Record<string, string[]> = {
+      sessions: ['owner', 'title', 'meta', 'created_at'],
+      branches: [
+        'session',
+        'name',
+        'owner',
+        'head',
+        'head_seq',
+        'head_line',
+        'own_line',
+        'forked_from',
+        'created_at',
+        'updated_at',
+      ],
+      lines: ['session', 'base_line', 'base_seq'],
+    };
+    for (const [table, names] of Object.entries(columns)) {
+      const all = rows(table, 'id');
+      expect(all.length, table).toBeGreaterThanOrEqual(2);
+      for (const row of all) {
+        for (const column of names) {
+          const result = await verifyAfter(setColumn(table, row.id, column, altered(row[column])));
+          expect(result.ok, `altering ${column} of ${table} ${row.id} went unnoticed`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('fails after a branch row is moved to other real values', async () => {
+    const branches = rows('branches', 'id');
+    const [first, second] = rows('sessions', 'id');
+    const alt = branches.find((b) => b.name === 'alt')!;
+    const main = branches.find((b) => b.name === 'main' && b.session === first!.id)!;
+    // head_seq: the reviewer's tamper, and alt's head_seq pointing into its base line.
+    await expectBreak(
+      (db) => db.prepare('UPDATE branches SET head_seq = 1 WHERE tenant = ?').run(tenant),
+      'head_seq',
+    );
+    await expectBreak(setColumn('branches', alt.id, 'head_seq', 1), `head_seq of branch ${alt.id}`);
+    // head_line: alt's head read from the root line instead of its own.
+    await expectBreak(
+      setColumn('branches', alt.id, 'head_line', main.head_line),
+      `head_line of branch ${alt.id}`,
+    );
+    await expectBreak(setColumn('branches', main.id, 'head_line', ''), `head_line of branch ${main.id}`);
+    // own_line: the next append would extend the root line after a rewind.
+    await expectBreak(
+      setColumn('branches', main.id, 'own_line', main.head_line),
+      `own_line of branch ${main.id}`,
+    );
+    // name: swap main and alt, so reading "main" returns alt's events.
+    await expectBreak((db) => {
+      db.prepare('UPDATE branches SET name = ? WHERE tenant = ? AND id = ?').run('swap', tenant, main.id);
+      db.prepare('UPDATE branches SET name = ? WHERE tenant = ? AND id = ?').run('main', tenant, alt.id);
+      db.prepare('UPDATE branches SET name = ? WHERE tenant = ? AND id = ?').run('alt', tenant, main.id);
+    }, 'name of branch');
+    // session: alt moved to the other session.
+    await expectBreak(setColumn('branches', alt.id, 'session', second!.id), `session of branch ${alt.id}`);
+    // A branch row removed, or one slipped in without an entry.
+    await expectBreak(
+      (db) => db.prepare('DELETE FROM branches WHERE tenant = ? AND id = ?').run(tenant, alt.id),
+      `branch ${alt.id} created by entry`,
+    );
+    await expectBreak(
+      (db) =>
+        db
+          .prepare(
+            `INSERT INTO branches SELECT tenant, 'br_zzzzzzzzzzzzzzzzzzzzzzzzzz', session, 'slipped', owner, head, head_seq,
+             head_line, '', head, created_at, updated_at FROM branches WHERE tenant = ? AND id = ?`,
+          )
+          .run(tenant, alt.id),
+      'branch br_zzzzzzzzzzzzzzzzzzzzzzzzzz has no audit entry',
+    );
+  });
+
+  it('fails after a line row is rebased, removed or slipped in', async () => {
+    const lines = rows('lines', 'id');
+    expect(lines.length).toBe(2);
+    const root = lines.find((l) => l.base_line === '')!;
+    const forked = lines.find((l) => l.base_line !== '')!;
+    expect(forked.base_line).toBe(root.id);
+    // base_seq: the reviewer's tamper, and the fork point moved one event on.
+    await expectBreak(
+      (db) => db.prepare('UPDATE lines SET base_seq = 0 WHERE tenant = ?').run(tenant),
+      'base_seq',
+    );
+    await expectBreak(setColumn('lines', forked.id, 'base_seq', 2), `line ${forked.id}`);
+    // base_line: the forked line made a root, and the root line based on the forked one.
+    await expectBreak(
+      (db) =>
+        db
+          .prepare(`UPDATE lines SET base_line = '', base_seq = 0 WHERE tenant = ? AND id = ?`)
+          .run(tenant, forked.id),
+      `line ${forked.id}`,
+    );
+    await expectBreak(
+      (db) =>
+        db
+          .prepare('UPDATE lines SET base_line = ?, base_seq = 1 WHERE tenant = ? AND id = ?')
+          .run(forked.id, tenant, root.id),
+      `line ${root.id}`,
+    );
+    await expectBreak(setColumn('lines', forked.id, 'base_line', ''), `line ${forked.id} has no base line`);
+    await expectBreak(
+      (db) => db.prepare('DELETE FROM lines WHERE tenant = ? AND id = ?').run(tenant, forked.id),
+      `line ${forked.id} of event`,
+    );
+    await expectBreak(
+      (db) =>
+        db
+          .prepare(
+            `INSERT INTO lines SELECT tenant, 'ln_zzzzzzzzzzzzzzzzzzzzzzzzzz', session, base_line, base_seq
+             FROM lines WHERE tenant = ? AND id = ?`,
+          )
+          .run(tenant, forked.id),
+      'line ln_zzzzzzzzzzzzzzzzzzzzzzzzzz has no events',
+    );
+  });
+
+  it('fails after a session row is altered, removed or slipped in', async () => {
+    const [first, second] = rows('sessions', 'id');
+    const other = rows('principals', 'id').find((p) => p.id !== first!.owner)!;
+    await expectBreak(
+      (db) => db.prepare(`UPDATE sessions SET title = 'forged' WHERE tenant = ?`).run(tenant),
+      'title of session',
+    );
+    await expectBreak(
+      setColumn('sessions', second!.id, 'meta', '{"k":"w"}'),
+      `meta of session ${second!.id}`,
+    );
+    await expectBreak(setColumn('sessions', first!.id, 'meta', second!.meta), `meta of session ${first!.id}`);
+    await expectBreak(setColumn('sessions', first!.id, 'owner', other.id), `owner of session ${first!.id}`);
+    await expectBreak(
+      (db) => db.prepare('DELETE FROM sessions WHERE tenant = ? AND id = ?').run(tenant, second!.id),
+      `session ${second!.id} created by entry`,
+    );
+    await expectBreak(
+      (db) =>
+        db
+          .prepare(
+            `INSERT INTO sessions SELECT tenant, 'ss_zzzzzzzzzzzzzzzzzzzzzzzzzz', owner, title, meta, created_at
+             FROM sessions WHERE tenant = ? AND id = ?`,
+          )
+          .run(tenant, first!.id),
+      'session ss_zzzzzzzzzzzzzzzzzzzzzzzzzz has no audit entry',
+    );
   });
 });
