@@ -33,10 +33,14 @@ const PARALLEL = 4;
 const WRITERS = 4;
 /** Each restarted writer first replays (at least) this many of its last appends. */
 const REPLAY = 8;
-/** Server: SERVER_STORES stores, SERVER_ROUNDS server kills each, HTTP_APPENDERS clients per round. */
-const SERVER_STORES = 2;
-const SERVER_ROUNDS = 10;
-const HTTP_APPENDERS = 8;
+/**
+ * Server: SERVER_STORES stores, SERVER_ROUNDS server kills each, SERVER_PARALLEL
+ * stores at a time, HTTP_APPENDERS clients per round.
+ */
+const SERVER_STORES = 8;
+const SERVER_ROUNDS = 13;
+const SERVER_PARALLEL = 4;
+const HTTP_APPENDERS = 4;
 /** A child that has not acknowledged anything by then is broken. */
 const FIRST_ACK_TIMEOUT_MS = 20_000;
 
@@ -358,73 +362,122 @@ describe('kill -9 of an embedded writer', () => {
 // ---------------------------------------------------------------------------
 // 2. Server process, kill -9 while HTTP clients append.
 
-interface RunningChild {
+interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+interface RunningServer {
   url: string;
   token: string;
   kill(): void;
-  closed: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  closed: Promise<ChildExit>;
 }
 
-function startServerChild(dir: string): Promise<RunningChild> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let started = false;
-    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
-      (done) => child.on('close', (code, signal) => done({ code, signal, stderr: err })),
-    );
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start within ${FIRST_ACK_TIMEOUT_MS} ms; stderr: ${err}`));
-    }, FIRST_ACK_TIMEOUT_MS);
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      err += chunk;
-    });
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (started || nl < 0) return;
-      started = true;
-      clearTimeout(timer);
-      try {
-        const { url, token } = JSON.parse(out.slice(0, nl)) as { url: string; token: string };
-        resolve({ url, token, kill: () => child.kill('SIGKILL'), closed });
-      } catch {
-        child.kill('SIGKILL');
-        reject(new Error(`server printed ${JSON.stringify(out.slice(0, nl))}, not {"url","token"}`));
-      }
-    });
-    child.on('error', reject);
-    void closed.then(({ code, signal }) => {
-      clearTimeout(timer);
-      if (!started)
-        reject(new Error(`server exited before listening (code ${code}, signal ${signal}); stderr: ${err}`));
-    });
+interface SpareServer {
+  /** Lets the server open the store; resolves once it listens. */
+  start(): Promise<RunningServer>;
+  /** Ends a server that was never started. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Spawns a server that loads the library and then waits on stdin without
+ * touching the store, so the next round's process can start up while the
+ * current round's server runs and the test checks what it left.
+ */
+function spareServer(dir: string): SpareServer {
+  const child = spawn(process.execPath, [SERVER, dir, 'stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let onLine: ((line: string) => void) | undefined;
+  const kill = () => child.kill('SIGKILL');
+  child.stdin.on('error', () => {}); // EPIPE if the child died first: reported through `closed`
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    err += chunk;
   });
+  child.stdout.on('data', (chunk: string) => {
+    out += chunk;
+    const nl = out.indexOf('\n');
+    if (nl >= 0 && onLine) {
+      const done = onLine;
+      onLine = undefined;
+      done(out.slice(0, nl));
+    }
+  });
+  const closed = new Promise<ChildExit>((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code, signal) => done({ code, signal, stderr: err }));
+  });
+  closed.catch(() => {});
+  return {
+    async discard() {
+      kill();
+      await closed.catch(() => {});
+    },
+    async start() {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        if (out !== '') throw new Error(`server printed before it was started: ${JSON.stringify(out)}`);
+        const line = new Promise<string>((done) => {
+          onLine = done;
+        });
+        child.stdin.end('go\n');
+        const first = await Promise.race([
+          line,
+          closed.then(({ code, signal }): never => {
+            throw new Error(
+              `server exited before listening (code ${code}, signal ${signal}); stderr: ${err}`,
+            );
+          }),
+          new Promise<never>((_, fail) => {
+            timer = setTimeout(
+              () =>
+                fail(new Error(`server did not listen within ${FIRST_ACK_TIMEOUT_MS} ms; stderr: ${err}`)),
+              FIRST_ACK_TIMEOUT_MS,
+            );
+          }),
+        ]);
+        let parsed: { url?: unknown; token?: unknown } = {};
+        try {
+          parsed = JSON.parse(first) as typeof parsed;
+        } catch {}
+        if (typeof parsed.url !== 'string' || typeof parsed.token !== 'string')
+          throw new Error(`server printed ${JSON.stringify(first)}, not {"url","token"}`);
+        return { url: parsed.url, token: parsed.token, kill, closed };
+      } catch (error) {
+        kill();
+        await closed.catch(() => {});
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
 
 interface ServerRound {
   acked: AppendResult[];
-  /** Idempotency keys of the appends in flight at the kill (rejected, so not acknowledged). */
-  inFlight: string[];
+  /** The append each appender had in flight at the kill (rejected, so not acknowledged), and how it failed. */
+  inFlight: { key: string; code: string }[];
   delayMs: number;
   failures: unknown[];
 }
 
 /** What a request cut off by the kill may answer: it never reached the server, or it may have committed. */
-function cutOff(error: unknown): boolean {
+function cutOff(error: unknown): error is CairnError {
   return error instanceof CairnError && (error.code === 'UNAVAILABLE' || error.code === 'IN_DOUBT');
 }
 
-/** Starts the server, appends over HTTP, kills the server 50–300 ms after the first ack. */
-async function serverRound(dir: string, session: string, tag: string): Promise<ServerRound> {
-  const server = await startServerChild(dir);
+/** Starts the server, appends over HTTP, kills the server 20–200 ms after the first ack. */
+async function serverRound(spare: SpareServer, session: string, tag: string): Promise<ServerRound> {
+  const server = await spare.start();
   const remote = connect({ url: server.url, token: server.token, timeoutMs: 10_000 });
   const acked: AppendResult[] = [];
-  const inFlight: string[] = [];
+  const inFlight: { key: string; code: string }[] = [];
   const failures: unknown[] = [];
   let killedAt = 0;
   let delayMs = -1;
@@ -432,6 +485,7 @@ async function serverRound(dir: string, session: string, tag: string): Promise<S
   const firstAck = new Promise<void>((done) => {
     onFirstAck = done;
   });
+  // Each appender appends until a request fails, so it ends with exactly one append in flight at the kill.
   const appender = async (a: number) => {
     for (let i = 0; ; i++) {
       const idempotencyKey = `${tag}-a${a}-${i}`;
@@ -442,91 +496,124 @@ async function serverRound(dir: string, session: string, tag: string): Promise<S
         onFirstAck();
       } catch (error) {
         // After the kill a failure is expected; before it, it is a bug.
-        if (killedAt !== 0 && cutOff(error)) inFlight.push(idempotencyKey);
+        if (killedAt !== 0 && cutOff(error)) inFlight.push({ key: idempotencyKey, code: error.code });
         else failures.push(error);
         return;
       }
     }
   };
-  const appenders = Promise.all(Array.from({ length: HTTP_APPENDERS }, (_, a) => appender(a)));
-  const timedOut = await Promise.race([
-    firstAck.then(() => false),
-    appenders.then(() => false),
-    new Promise<boolean>((done) => setTimeout(() => done(true), FIRST_ACK_TIMEOUT_MS)),
-  ]);
-  if (acked.length > 0 && !timedOut) {
-    delayMs = randomInt(50, 300);
-    await new Promise((done) => setTimeout(done, delayMs));
+  try {
+    const appenders = Promise.all(Array.from({ length: HTTP_APPENDERS }, (_, a) => appender(a)));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      firstAck.then(() => false),
+      appenders.then(() => false),
+      new Promise<boolean>((done) => {
+        timer = setTimeout(() => done(true), FIRST_ACK_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (acked.length > 0 && !timedOut) {
+      delayMs = randomInt(20, 200);
+      await new Promise((done) => setTimeout(done, delayMs));
+    }
+    killedAt = Date.now();
+    server.kill();
+    const exit = await server.closed;
+    await appenders;
+    expect(exit.signal, `server ${tag} exit (stderr: ${exit.stderr})`).toBe('SIGKILL');
+    expect(exit.stderr, `server ${tag} stderr`).toBe('');
+  } finally {
+    server.kill();
+    await remote.close();
   }
-  killedAt = Date.now();
-  server.kill();
-  const exit = await server.closed;
-  await appenders;
-  expect(exit.signal, `server ${tag} exit (stderr: ${exit.stderr})`).toBe('SIGKILL');
-  expect(exit.stderr, `server ${tag} stderr`).toBe('');
   return { acked, inFlight, delayMs, failures };
 }
 
 describe('kill -9 of a server', () => {
-  it(`keeps every append it acknowledged over HTTP (${SERVER_STORES} stores × ${SERVER_ROUNDS} SIGKILLs)`, async () => {
+  it(`keeps every append it acknowledged over HTTP (${SERVER_STORES} stores × ${SERVER_ROUNDS} SIGKILLs, ${HTTP_APPENDERS} HTTP appenders)`, async () => {
     let kills = 0;
     let totalAcks = 0;
+    let ackLookups = 0;
     let cut = 0;
     let cutButCommitted = 0;
-    await inParallel(SERVER_STORES, SERVER_STORES, async (n, stopped) => {
+    const cutCodes = new Map<string, number>();
+    await inParallel(SERVER_STORES, SERVER_PARALLEL, async (n, stopped) => {
       const dir = join(root, `server-${n}`);
       const setup = await openFabric({ dir });
       const session = (await setup.createSession({ title: `crash server ${n}` })).id;
       await setup.close();
       const known: AppendResult[] = [];
-      for (let r = 0; r < SERVER_ROUNDS && !stopped(); r++) {
-        const tag = `s${n}r${r}`;
-        const round = await serverRound(dir, session, tag);
-        kills++;
-        const where = `server store ${n} round ${r} (killed ${round.delayMs} ms after the first ack, ${round.acked.length} acks)`;
-        expect(
-          round.failures,
-          `${where}: appends that failed before the kill, or not as UNAVAILABLE/IN_DOUBT`,
-        ).toEqual([]);
-        expect(round.acked.length, `${where}: acks`).toBeGreaterThan(0);
-        totalAcks += round.acked.length;
-        known.push(...round.acked);
-
-        const store = await Store.openDir(dir);
-        try {
-          const fabric = store.fabric(await store.localIdentity());
-          const { events, head, headSeq } = await readAll(fabric, session);
-          const byKey = checkChain(events, head, headSeq, where);
-          // This round's acks and every earlier round's.
-          for (const ack of known) {
-            const stored = byKey.get(ack.idempotencyKey!);
-            if (stored?.id !== ack.id) {
-              expect.fail(
-                `${where}: acknowledged ${ack.idempotencyKey} (${ack.id}, seq ${ack.seq}) is missing from main`,
-              );
-            }
-            const event = await fabric.getEvent(ack.id);
-            expect(event.seq).toBe(ack.seq);
-            expect(event.payload).toEqual(ack.payload);
+      /** Every key ever sent: acknowledged or cut off by a kill. */
+      const sent = new Set<string>();
+      let next = spareServer(dir);
+      try {
+        for (let r = 0; r < SERVER_ROUNDS && !stopped(); r++) {
+          const tag = `s${n}r${r}`;
+          const current = next;
+          // The next round's server loads the library while this round runs and is checked.
+          next = spareServer(dir);
+          const round = await serverRound(current, session, tag);
+          kills++;
+          const where = `server store ${n} round ${r} (killed ${round.delayMs} ms after the first ack, ${round.acked.length} acks)`;
+          expect(
+            round.failures,
+            `${where}: appends that failed before the kill, or not as UNAVAILABLE/IN_DOUBT`,
+          ).toEqual([]);
+          expect(round.acked.length, `${where}: acks`).toBeGreaterThan(0);
+          expect(round.inFlight.length, `${where}: appends cut off by the kill`).toBe(HTTP_APPENDERS);
+          totalAcks += round.acked.length;
+          known.push(...round.acked);
+          for (const ack of round.acked) sent.add(ack.idempotencyKey!);
+          for (const { key, code } of round.inFlight) {
+            sent.add(key);
+            cutCodes.set(code, (cutCodes.get(code) ?? 0) + 1);
           }
-          // Appends cut off by the kill may or may not have committed; either way the chain above is whole.
-          cut += round.inFlight.length;
-          cutButCommitted += round.inFlight.filter((key) => byKey.has(key)).length;
-          const audit = await fabric.verifyAudit();
-          expect(audit.firstBreak, `${where}: audit chain`).toBeNull();
-          expect(audit.ok).toBe(true);
-          expect(audit.events).toBe(events.length);
-        } finally {
-          await store.close();
+
+          const store = await Store.openDir(dir);
+          try {
+            const fabric = store.fabric(await store.localIdentity());
+            const { events, head, headSeq } = await readAll(fabric, session);
+            const byKey = checkChain(events, head, headSeq, where);
+            // This round's acks and every earlier round's.
+            for (const ack of known) {
+              const stored = byKey.get(ack.idempotencyKey!);
+              if (stored?.id !== ack.id) {
+                expect.fail(
+                  `${where}: acknowledged ${ack.idempotencyKey} (${ack.id}, seq ${ack.seq}) is missing from main`,
+                );
+              }
+              const event = await fabric.getEvent(ack.id);
+              expect(event.seq).toBe(ack.seq);
+              expect(event.payload).toEqual(ack.payload);
+            }
+            ackLookups += known.length;
+            // Nothing on main that no client sent.
+            for (const key of byKey.keys()) {
+              if (!sent.has(key)) expect.fail(`${where}: main holds ${key}, which no client sent`);
+            }
+            // Appends cut off by the kill may or may not have committed; either way the chain above is whole.
+            cut += round.inFlight.length;
+            cutButCommitted += round.inFlight.filter(({ key }) => byKey.has(key)).length;
+            const audit = await fabric.verifyAudit();
+            expect(audit.firstBreak, `${where}: audit chain`).toBeNull();
+            expect(audit.ok).toBe(true);
+            expect(audit.events).toBe(events.length);
+          } finally {
+            await store.close();
+          }
+          expect(integrityCheck(dir), `${where}: PRAGMA integrity_check`).toBe('ok');
         }
-        expect(integrityCheck(dir), `${where}: PRAGMA integrity_check`).toBe('ok');
+      } finally {
+        await next.discard();
       }
     });
 
     expect(kills).toBe(SERVER_STORES * SERVER_ROUNDS);
-    expect(kills).toBeGreaterThanOrEqual(20);
+    expect(kills).toBeGreaterThanOrEqual(100);
+    const codes = [...cutCodes].map(([code, count]) => `${count} ${code}`).join(', ');
     console.log(
-      `server: ${kills} SIGKILLs, ${totalAcks} acks checked; ${cut} appends cut off by a kill, ${cutButCommitted} of them committed`,
+      `server: ${kills} SIGKILLs, ${totalAcks} acks checked (${ackLookups} look-ups over all rounds); ${cut} appends cut off by a kill (${codes}), ${cutButCommitted} of them committed`,
     );
   }, 240_000);
 });
