@@ -1,7 +1,7 @@
 import { verifyAuditChain } from './audit/audit-verify.js';
 import type { Fabric } from './fabric.js';
 import { type Action, authorize } from './identity/access-gate.js';
-import { insertPrincipal, insertToken } from './identity/identity-store.js';
+import { insertPrincipal, insertToken, revokeToken } from './identity/identity-store.js';
 import * as log from './log/session-log.js';
 import * as schema from './schema.js';
 import type { Engine, SqlExecutor } from './storage/engine.js';
@@ -101,6 +101,22 @@ export class EmbeddedFabric implements Fabric {
         ));
       return insertToken(tx, this.who.tenant, principal, valid.label, this.who.principal, now);
     });
+  }
+
+  async revokeToken(id: string) {
+    const valid = parseInput(schema.TokenId, id, 'revoke token');
+    return this.write('token.revoke.self', (tx, now) =>
+      revokeToken(
+        tx,
+        this.who.tenant,
+        valid,
+        this.who.principal,
+        (owner) => {
+          if (owner !== this.who.principal) authorize(this.who, 'token.revoke.other');
+        },
+        now,
+      ),
+    );
   }
 
   async verifyAudit() {

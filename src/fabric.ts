@@ -16,6 +16,7 @@ import type {
   EventPage,
   Identity,
   RefLogEntry,
+  RevokedToken,
   Session,
   SessionPage,
 } from './types.js';
@@ -46,6 +47,8 @@ export interface Fabric {
   branchHistory(session: string, branch: string): Promise<RefLogEntry[]>;
 
   createToken(input?: CreateTokenInput): Promise<CreatedToken>;
+  /** Revokes a token at once; members may revoke their own tokens, admins any in the tenant. */
+  revokeToken(id: string): Promise<RevokedToken>;
   verifyAudit(): Promise<AuditReport>;
 
   close(): Promise<void>;

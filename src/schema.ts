@@ -28,6 +28,7 @@ const text = (min: number, max: number) =>
     );
 
 export const SessionId = id('ss');
+export const TokenId = id('tk');
 export const EventId = id('ev');
 export const BranchName = z
   .string()

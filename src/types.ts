@@ -99,6 +99,13 @@ export interface CreatedToken {
   label: string;
 }
 
+export interface RevokedToken {
+  id: string;
+  principal: string;
+  /** When it was revoked (the first revocation, if it was revoked before). */
+  revokedAt: number;
+}
+
 export interface AuditBreak {
   seq: number;
   reason: string;

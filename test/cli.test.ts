@@ -192,6 +192,8 @@ describe('cairn CLI on a local store', () => {
       ok(['audit', 'verify']),
     ]);
     expect(token.id).toMatch(/^tk_/);
+    const revoked = await ok(['token', 'revoke', token.id]);
+    expect(revoked).toMatchObject({ id: token.id, principal: token.principal });
     expect(token.token).toMatch(/^cairn\./);
     expect(token).toMatchObject({ tenant, label: 'ci' });
 

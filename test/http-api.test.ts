@@ -49,6 +49,7 @@ describe('HTTP API', () => {
       ['POST', `/v1/sessions/${session}/branches/${branch}/rewind`, JSON.stringify({ to: event })],
       ['GET', `/v1/sessions/${session}/branches/${branch}/history`],
       ['POST', '/v1/tokens', JSON.stringify({ principal: ofB.principal, label: 'stolen' })],
+      ['POST', `/v1/tokens/${tokens.b.split('.')[2]}/revoke`],
     ];
     for (const [method, path, body] of attempts) {
       const response = await call(method, path, tokens.a, body);
@@ -121,6 +122,29 @@ describe('HTTP API', () => {
     expect(oversize.json.code).toBe('PAYLOAD_TOO_LARGE');
     const events = await call('GET', `/v1/sessions/${id}/branches/main/events`, tokens.a);
     expect(events.json.events).toEqual([]);
+  });
+
+  it('revokes a token at once on this server; a member may revoke only its own', async () => {
+    const minted = await call(
+      'POST',
+      '/v1/tokens',
+      tokens.a,
+      JSON.stringify({ kind: 'agent', name: 'worker' }),
+    );
+    expect(minted.status).toBe(201);
+    const member = minted.json.token as string;
+    expect((await call('GET', '/v1/whoami', member)).status).toBe(200);
+    const adminTokenId = tokens.a.split('.')[2];
+    const forbidden = await call('POST', `/v1/tokens/${adminTokenId}/revoke`, member);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.json.code).toBe('FORBIDDEN');
+    const revoked = await call('POST', `/v1/tokens/${minted.json.id}/revoke`, member);
+    expect(revoked.status).toBe(200);
+    expect(revoked.json).toMatchObject({ id: minted.json.id, principal: minted.json.principal });
+    const after = await call('GET', '/v1/whoami', member);
+    expect(after.status).toBe(401);
+    expect(after.json.code).toBe('UNAUTHENTICATED');
+    expect((await call('GET', '/v1/whoami', tokens.a)).status).toBe(200);
   });
 
   it('answers an unknown route with a typed 404', async () => {

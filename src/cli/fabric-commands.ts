@@ -87,6 +87,22 @@ const tokenCreate: FabricCommand = {
   },
 };
 
+const tokenRevoke: FabricCommand = {
+  target: 'fabric',
+  names: ['token', 'revoke'],
+  args: ['TOKEN_ID'],
+  flags: [],
+  summary: 'revoke a token at once (members: their own; admins: any in the tenant)',
+  async run(fabric, { positionals, out }) {
+    const revoked = await fabric.revokeToken(positionals[0]!);
+    out.result(
+      revoked,
+      `token ${revoked.id} of principal ${revoked.principal} revoked at ${isoTime(revoked.revokedAt)}`,
+    );
+    return EXIT.ok;
+  },
+};
+
 const sessionNew: FabricCommand = {
   target: 'fabric',
   names: ['session', 'new'],
@@ -354,6 +370,7 @@ const auditVerify: FabricCommand = {
 export const FABRIC_COMMANDS: FabricCommand[] = [
   whoami,
   tokenCreate,
+  tokenRevoke,
   sessionNew,
   sessionList,
   sessionShow,

@@ -12,6 +12,7 @@ import type {
   EventPage,
   Identity,
   RefLogEntry,
+  RevokedToken,
   Session,
   SessionPage,
 } from '../types.js';
@@ -192,6 +193,10 @@ export class RemoteFabric implements Fabric {
 
   createToken(input: schema.CreateTokenInput = {}): Promise<CreatedToken> {
     return this.call('POST', '/v1/tokens', input);
+  }
+
+  revokeToken(id: string): Promise<RevokedToken> {
+    return this.call('POST', `/v1/tokens/${seg(id)}/revoke`);
   }
 
   verifyAudit(): Promise<AuditReport> {

@@ -16,9 +16,11 @@ export type Action =
   | 'branch.read'
   | 'token.create.self'
   | 'token.create.other'
+  | 'token.revoke.self'
+  | 'token.revoke.other'
   | 'audit.verify';
 
-const ADMIN_ONLY: ReadonlySet<Action> = new Set(['token.create.other']);
+const ADMIN_ONLY: ReadonlySet<Action> = new Set(['token.create.other', 'token.revoke.other']);
 
 export function authorize(who: Identity, action: Action): void {
   if (ADMIN_ONLY.has(action) && who.role !== 'admin') {

@@ -4,7 +4,7 @@ import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import { newId, newSecret } from '../ids.js';
 import { type Engine, NO_TENANT, type SqlExecutor } from '../storage/engine.js';
-import type { CreatedToken, Identity, PrincipalKind, Role } from '../types.js';
+import type { CreatedToken, Identity, PrincipalKind, RevokedToken, Role } from '../types.js';
 
 /**
  * Tenants, principals and tokens. A token reads `cairn.<tenant>.<token id>.<secret>`:
@@ -73,6 +73,35 @@ export async function insertToken(
     at: now,
   });
   return { id, token: `cairn.${tenant}.${id}.${secret}`, tenant, principal, label };
+}
+
+/** Revokes a token for good; revoking it again changes nothing. */
+export async function revokeToken(
+  tx: SqlExecutor,
+  tenant: string,
+  id: string,
+  actor: string,
+  mayRevoke: (principal: string) => void,
+  now: number,
+): Promise<RevokedToken> {
+  const row = await tx.get<{ principal: string; revoked_at: number | null }>(
+    `SELECT principal, revoked_at FROM tokens WHERE tenant = ? AND id = ? ${tx.lockRows}`,
+    [tenant, id],
+  );
+  if (!row) throw new CairnError('NOT_FOUND', `token ${id} not found in this tenant: check the id`, { id });
+  mayRevoke(row.principal);
+  if (row.revoked_at !== null) return { id, principal: row.principal, revokedAt: row.revoked_at };
+  await tx.run('UPDATE tokens SET revoked_at = ? WHERE tenant = ? AND id = ?', [now, tenant, id]);
+  await appendAudit(tx, {
+    tenant,
+    actor,
+    action: 'token.revoke',
+    resourceType: 'token',
+    resourceId: id,
+    payload: { principal: row.principal },
+    at: now,
+  });
+  return { id, principal: row.principal, revokedAt: now };
 }
 
 export interface CreatedTenant {

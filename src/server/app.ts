@@ -98,9 +98,15 @@ function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> 
 const AUTH_CACHE_ENTRIES = 10_000;
 
 /** Remembers successful token checks briefly: two queries fewer on most requests. */
-function authCache(store: Store, ttlMs: number): (token: string) => Promise<Identity> {
+interface AuthCache {
+  (token: string): Promise<Identity>;
+  /** Drops every remembered check (after a revocation through this server). */
+  forget(): void;
+}
+
+function authCache(store: Store, ttlMs: number): AuthCache {
   const known = new Map<string, { identity: Identity; until: number }>();
-  return async (token) => {
+  const check = async (token: string) => {
     const now = Date.now();
     const hit = known.get(token);
     if (hit && hit.until > now) return hit.identity;
@@ -111,6 +117,7 @@ function authCache(store: Store, ttlMs: number): (token: string) => Promise<Iden
     }
     return identity;
   };
+  return Object.assign(check, { forget: () => known.clear() });
 }
 
 /**
@@ -194,6 +201,11 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   );
   v1.get('/events/:event', async (c) => c.json(await c.var.fabric.getEvent(c.req.param('event'))));
   v1.post('/tokens', async (c) => c.json(await c.var.fabric.createToken(await jsonBody(c)), 201));
+  v1.post('/tokens/:token/revoke', async (c) => {
+    const revoked = await c.var.fabric.revokeToken(c.req.param('token'));
+    authenticate.forget();
+    return c.json(revoked);
+  });
   v1.get('/audit/verify', async (c) => c.json(await c.var.fabric.verifyAudit()));
   app.route('/v1', v1);
   return app;

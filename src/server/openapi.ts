@@ -77,6 +77,7 @@ const OPERATIONS: Operation[] = [
     body: schema.CreateTokenInput,
     status: 201,
   },
+  { method: 'post', path: '/v1/tokens/{token}/revoke', summary: 'Revoke an API token at once' },
   { method: 'get', path: '/v1/audit/verify', summary: "Verify the tenant's audit chain" },
 ];
 

@@ -267,6 +267,16 @@ export function describeLogConformance(
       expect((await a.whoami()).tenant).not.toBe((await b.whoami()).tenant);
     });
 
+    it('revokes a token once and for good, and only within the tenant', async () => {
+      const minted = await a.createToken({ kind: 'agent', name: 'short-lived', label: 'revoke me' });
+      const revoked = await a.revokeToken(minted.id);
+      expect(revoked).toMatchObject({ id: minted.id, principal: minted.principal });
+      expect(await a.revokeToken(minted.id)).toEqual(revoked);
+      await expectCode(b.revokeToken(minted.id), 'NOT_FOUND');
+      await expectCode(a.revokeToken('tk_00000000000000000000000000'), 'NOT_FOUND');
+      await expectCode(a.revokeToken('not-a-token-id'), 'INVALID_ARGUMENT');
+    });
+
     it('keeps a verifiable audit chain of every mutation', async () => {
       const before: AuditReport = await a.verifyAudit();
       const s = await a.createSession();
