@@ -192,3 +192,30 @@ describe('a damaged page met later', () => {
     }
   });
 });
+
+describe('a damaged session tree', () => {
+  it('reports a cycle of lines as CORRUPT instead of walking it forever', async () => {
+    const temp = tempDir();
+    try {
+      const fabric = await openFabric({ dir: temp.dir });
+      const s = await fabric.createSession();
+      const e1 = await fabric.append({ session: s.id, kind: 'message', payload: 1 });
+      await fabric.fork({ session: s.id, at: e1.id, name: 'alt' });
+      await fabric.append({ session: s.id, branch: 'alt', kind: 'message', payload: 2 });
+      await fabric.close();
+      const db = new Database(join(temp.dir, 'cairn.db'));
+      db.prepare('UPDATE lines SET base_line = id, base_seq = 1').run();
+      db.close();
+      const reopened = await openFabric({ dir: temp.dir });
+      try {
+        const error = await reopened.readBranch({ session: s.id, branch: 'alt' }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(CairnError);
+        expect((error as CairnError).code).toBe('CORRUPT');
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      temp.remove();
+    }
+  }, 60_000);
+});

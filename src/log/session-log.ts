@@ -98,24 +98,43 @@ async function requireEvent(tx: SqlExecutor, tenant: string, id: string): Promis
 }
 
 /** The path root → head as segments, root first. */
+/**
+ * Bounds the walk, so a damaged store with a cycle of lines is reported, not looped on. A branch
+ * whose ancestry is more forks and rewinds deep than this is refused as CORRUPT (docs/design/store-format.md).
+ */
+const MAX_LINE_DEPTH = 100_000;
+
 async function pathSegments(tx: SqlExecutor, tenant: string, branch: BranchRow): Promise<Segment[]> {
+  if (branch.head_line === '') return [];
+  // One recursive query walks head line → base line → … → root line, however many forks or rewinds deep.
+  const rows = await tx.all<{ id: string; base_line: string; base_seq: number; depth: number }>(
+    `WITH RECURSIVE chain (id, base_line, base_seq, depth) AS (
+       SELECT id, base_line, base_seq, 0 FROM lines WHERE tenant = ? AND id = ?
+       UNION ALL
+       SELECT l.id, l.base_line, l.base_seq, c.depth + 1
+       FROM lines l JOIN chain c ON l.tenant = ? AND l.id = c.base_line
+       WHERE c.depth < ${MAX_LINE_DEPTH}
+     )
+     SELECT id, base_line, base_seq, depth FROM chain ORDER BY depth`,
+    [tenant, branch.head_line, tenant],
+  );
   const segments: Segment[] = [];
-  let line = branch.head_line;
+  let expected = branch.head_line;
   let hi = branch.head_seq;
-  while (line !== '') {
-    const row = await tx.get<{ base_line: string; base_seq: number }>(
-      'SELECT base_line, base_seq FROM lines WHERE tenant = ? AND id = ?',
-      [tenant, line],
-    );
-    if (!row)
-      throw new CairnError(
-        'CORRUPT',
-        `line ${line} of branch ${branch.id} is missing: the store is damaged`,
-        { line },
-      );
-    segments.push({ line, lo: row.base_seq + 1, hi });
-    line = row.base_line;
+  for (const row of rows) {
+    if (row.id !== expected) break;
+    segments.push({ line: row.id, lo: row.base_seq + 1, hi });
+    expected = row.base_line;
     hi = row.base_seq;
+  }
+  if (expected !== '') {
+    throw new CairnError(
+      'CORRUPT',
+      `line ${expected} of branch ${branch.id} is missing: the store is damaged`,
+      {
+        line: expected,
+      },
+    );
   }
   return segments.reverse();
 }

@@ -165,6 +165,25 @@ export function describeLogConformance(
       await expectCode(a.rewind({ session: s.id, branch: 'main', to: e2.id }), 'INVALID_ARGUMENT');
     });
 
+    it('reads a branch whose ancestry is many rewinds deep', async () => {
+      const s = await a.createSession();
+      const expected: number[] = [];
+      let head = await a.append({ session: s.id, kind: 'note', payload: 0 });
+      expected.push(0);
+      for (let i = 1; i <= 40; i++) {
+        const dropped = await a.append({ session: s.id, kind: 'note', payload: -i });
+        await a.rewind({ session: s.id, branch: 'main', to: head.id });
+        expect(dropped.seq).toBe(head.seq + 1);
+        head = await a.append({ session: s.id, kind: 'note', payload: i });
+        expected.push(i);
+      }
+      const page = await a.readBranch({ session: s.id, limit: 1000 });
+      expect(page.events.map((e) => e.payload)).toEqual(expected);
+      expect(page.events.map((e) => e.seq)).toEqual(expected.map((_, i) => i + 1));
+      const tail = await a.readBranch({ session: s.id, from: 39, limit: 2 });
+      expect(tail.events.map((e) => e.payload)).toEqual([38, 39]);
+    });
+
     it('serialises concurrent appends to one branch: none lost, none interleaved', async () => {
       const s = await a.createSession();
       const writers = 16;
