@@ -1,4 +1,4 @@
-import { EVENT_COLUMNS, type EventRow, eventDigest } from '../log/rows.js';
+import { type BranchRow, EVENT_COLUMNS, type EventRow, eventDigest } from '../log/rows.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
@@ -193,18 +193,7 @@ async function checkSessions(
   return null;
 }
 
-interface BranchWithHead {
-  id: string;
-  session: string;
-  name: string;
-  owner: string;
-  head: string;
-  head_seq: number;
-  head_line: string;
-  own_line: string;
-  forked_from: string;
-  created_at: number;
-  updated_at: number;
+interface BranchWithHead extends Omit<BranchRow, 'tenant'> {
   event_seq: number | null;
   event_line: string | null;
 }
