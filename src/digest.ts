@@ -15,11 +15,6 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Digest of a JSON value: sha256 over its RFC 8785 canonical form. */
-export function jsonDigest(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
-}
-
 /**
  * Digest of a fixed-shape record given as a tuple of strings, integers and
  * nulls. For such an array `JSON.stringify` already produces the RFC 8785

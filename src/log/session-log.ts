@@ -204,7 +204,7 @@ export async function createSession(
     id: newId('session', now),
     owner: who.principal,
     title: input.title,
-    meta: JSON.stringify(input.meta),
+    meta: toJsonText(input.meta, 'meta'),
     created_at: now,
   };
   await tx.run(

@@ -251,6 +251,8 @@ export function describeLogConformance(
       await expectCode(a.append({ session: s.id, kind: 'x', actor: 'a\ud800' }), 'INVALID_ARGUMENT');
       await expectCode(a.append({ session: s.id, kind: 'x', idempotencyKey: 'k\u0000' }), 'INVALID_ARGUMENT');
       await expectCode(a.createSession({ title: 'nul\u0000title' }), 'INVALID_ARGUMENT');
+      await expectCode(a.createSession({ meta: { n: Number.POSITIVE_INFINITY } }), 'INVALID_ARGUMENT');
+      await expectCode(a.createSession({ meta: { n: 2n } }), 'INVALID_ARGUMENT');
       await expectCode(
         a.append({ session: s.id, kind: 'x', payload: { n: Number.NaN } }),
         'INVALID_ARGUMENT',
