@@ -9,7 +9,7 @@ import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { openFabric, Store } from '../src/store.js';
 import { describeBlobConformance } from '../src/testing/blob-conformance.js';
 import { postgresSkip } from './support/postgres.js';
-import { postgresStore, sqliteStore, tempDir } from './support/stores.js';
+import { postgresStore, sqliteStore, tempDir, withTempDir } from './support/stores.js';
 
 describeBlobConformance('filesystem', async () => {
   const temp = tempDir('cairn-blobs-');
@@ -48,33 +48,29 @@ describeBlobConformance(
 
 describe('SQLite store format', () => {
   it('records its format version and reopens idempotently', async () => {
-    const temp = tempDir();
-    try {
-      await (await Store.openDir(temp.dir)).close();
-      await (await Store.openDir(temp.dir)).close();
-      const db = new Database(join(temp.dir, 'cairn.db'), { readonly: true });
+    await withTempDir(async (dir) => {
+      await (await Store.openDir(dir)).close();
+      await (await Store.openDir(dir)).close();
+      const db = new Database(join(dir, 'cairn.db'), { readonly: true });
       const row = db.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as {
         value: string;
       };
       db.close();
       expect(Number(row.value)).toBe(CURRENT_FORMAT_VERSION);
-    } finally {
-      temp.remove();
-    }
+    });
   });
 
   it('refuses a store written by a newer format, and leaves it untouched', async () => {
-    const temp = tempDir();
-    try {
-      await (await Store.openDir(temp.dir)).close();
-      const db = new Database(join(temp.dir, 'cairn.db'));
+    await withTempDir(async (dir) => {
+      await (await Store.openDir(dir)).close();
+      const db = new Database(join(dir, 'cairn.db'));
       db.prepare("UPDATE cairn_meta SET value = '999' WHERE key = 'format_version'").run();
       db.close();
-      const error = await Store.openDir(temp.dir).catch((e: unknown) => e);
+      const error = await Store.openDir(dir).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CairnError);
       expect((error as CairnError).code).toBe('UNSUPPORTED_FORMAT');
       expect((error as CairnError).message).toMatch(/upgrade Cairn/);
-      const check = new Database(join(temp.dir, 'cairn.db'), { readonly: true });
+      const check = new Database(join(dir, 'cairn.db'), { readonly: true });
       expect(
         (
           check.prepare("SELECT value FROM cairn_meta WHERE key = 'format_version'").get() as {
@@ -83,21 +79,16 @@ describe('SQLite store format', () => {
         ).value,
       ).toBe('999');
       check.close();
-    } finally {
-      temp.remove();
-    }
+    });
   });
 
   it('reports a damaged database file as CORRUPT instead of opening it', async () => {
-    const temp = tempDir();
-    try {
-      writeFileSync(join(temp.dir, 'cairn.db'), Buffer.alloc(8192, 7));
-      const error = await Store.openDir(temp.dir).catch((e: unknown) => e);
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, 'cairn.db'), Buffer.alloc(8192, 7));
+      const error = await Store.openDir(dir).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CairnError);
       expect((error as CairnError).code).toBe('CORRUPT');
-    } finally {
-      temp.remove();
-    }
+    });
   });
 });
 
@@ -133,38 +124,34 @@ describe('store operator views', () => {
 
 describe('tokens at rest', () => {
   it('keeps only the hash of a token secret: the secret is nowhere in the store files', async () => {
-    const temp = tempDir();
-    try {
-      const store = await Store.openDir(temp.dir);
+    await withTempDir(async (dir) => {
+      const store = await Store.openDir(dir);
       const created = await store.createTenant('t');
       await store.close();
       const secret = created.token.token.split('.').pop()!;
-      const db = new Database(join(temp.dir, 'cairn.db'));
+      const db = new Database(join(dir, 'cairn.db'));
       const row = db.prepare('SELECT secret_hash FROM tokens WHERE id = ?').get(created.token.id) as {
         secret_hash: string;
       };
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
       expect(row.secret_hash).toBe(sha256Hex(secret));
-      for (const file of readdirSync(temp.dir)) {
-        if (statSync(join(temp.dir, file)).isFile())
-          expect(readFileSync(join(temp.dir, file)).includes(secret)).toBe(false);
+      for (const file of readdirSync(dir)) {
+        if (statSync(join(dir, file)).isFile())
+          expect(readFileSync(join(dir, file)).includes(secret)).toBe(false);
       }
-    } finally {
-      temp.remove();
-    }
+    });
   });
 });
 
 describe('a damaged page met later', () => {
   it('is reported as CORRUPT by the read that meets it, and by the check on open', async () => {
-    const temp = tempDir();
-    try {
-      const fabric = await openFabric({ dir: temp.dir });
+    await withTempDir(async (dir) => {
+      const fabric = await openFabric({ dir: dir });
       const s = await fabric.createSession();
       for (let i = 0; i < 50; i++) await fabric.append({ session: s.id, kind: 'message', payload: { i } });
       await fabric.close();
-      const file = join(temp.dir, 'cairn.db');
+      const file = join(dir, 'cairn.db');
       const db = new Database(file);
       db.pragma('wal_checkpoint(TRUNCATE)');
       const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'events'").get() as {
@@ -176,7 +163,7 @@ describe('a damaged page met later', () => {
       bytes.fill(0xff, (rootpage - 1) * pageSize, rootpage * pageSize);
       writeFileSync(file, bytes);
 
-      const unchecked = await openFabric({ dir: temp.dir, integrityCheck: false });
+      const unchecked = await openFabric({ dir: dir, integrityCheck: false });
       try {
         const error = await unchecked.readBranch({ session: s.id }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(CairnError);
@@ -184,29 +171,26 @@ describe('a damaged page met later', () => {
       } finally {
         await unchecked.close();
       }
-      const checked = await Store.openDir(temp.dir).catch((e: unknown) => e);
+      const checked = await Store.openDir(dir).catch((e: unknown) => e);
       expect(checked).toBeInstanceOf(CairnError);
       expect((checked as CairnError).code).toBe('CORRUPT');
-    } finally {
-      temp.remove();
-    }
+    });
   });
 });
 
 describe('a damaged session tree', () => {
   it('reports a cycle of lines as CORRUPT instead of walking it forever', async () => {
-    const temp = tempDir();
-    try {
-      const fabric = await openFabric({ dir: temp.dir });
+    await withTempDir(async (dir) => {
+      const fabric = await openFabric({ dir: dir });
       const s = await fabric.createSession();
       const e1 = await fabric.append({ session: s.id, kind: 'message', payload: 1 });
       await fabric.fork({ session: s.id, at: e1.id, name: 'alt' });
       await fabric.append({ session: s.id, branch: 'alt', kind: 'message', payload: 2 });
       await fabric.close();
-      const db = new Database(join(temp.dir, 'cairn.db'));
+      const db = new Database(join(dir, 'cairn.db'));
       db.prepare('UPDATE lines SET base_line = id, base_seq = 1').run();
       db.close();
-      const reopened = await openFabric({ dir: temp.dir });
+      const reopened = await openFabric({ dir: dir });
       try {
         const error = await reopened.readBranch({ session: s.id, branch: 'alt' }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(CairnError);
@@ -214,8 +198,6 @@ describe('a damaged session tree', () => {
       } finally {
         await reopened.close();
       }
-    } finally {
-      temp.remove();
-    }
+    });
   }, 60_000);
 });

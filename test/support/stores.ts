@@ -12,6 +12,16 @@ export function tempDir(prefix = 'cairn-test-'): { dir: string; remove(): void }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Runs fn with a fresh temporary folder, removed afterwards whatever happens. */
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const temp = tempDir();
+  try {
+    return await fn(temp.dir);
+  } finally {
+    temp.remove();
+  }
+}
+
 /** Two tenants of one store, each with its first admin token. */
 export async function twoTenants(store: Store) {
   const a = await store.createTenant('tenant-a');
