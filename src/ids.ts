@@ -59,6 +59,8 @@ export const ID_PREFIXES = {
   branch: 'br',
   event: 'ev',
   line: 'ln',
+  workspace: 'ws',
+  snapshot: 'sn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

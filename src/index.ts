@@ -18,3 +18,17 @@ export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
 export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
 export { openFabric, Store } from './store.js';
 export type * from './types.js';
+export {
+  type CheckpointResult,
+  Desk,
+  type DeskOptions,
+  type GcReport,
+  type MergeResult,
+  type RestorePreview,
+  type RestoreResult,
+  type VerifyReport,
+} from './desk/desk.js';
+export type { DiffItem } from './desk/diff.js';
+export type { SecretFinding, SecretPolicy } from './desk/guard.js';
+export type { MergeConflict } from './desk/merge.js';
+export type { Snapshot, Workspace } from './desk/rows.js';

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { verifyAuditChain } from './audit/audit-verify.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { FsBlobStore } from './blob/fs/fs-blob-store.js';
+import { Desk, type DeskOptions } from './desk/desk.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
 import { CairnError } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
@@ -19,12 +20,30 @@ export class Store {
   constructor(
     readonly engine: Engine,
     readonly blobs: BlobStore,
+    /** This machine's desk state (stat caches, overlay layers); `<dir>/desk` for a store in a folder. */
+    readonly deskDir?: string,
   ) {}
 
-  /** The embedded default: `<dir>/cairn.db` (SQLite) and `<dir>/blobs/`. */
+  /** The embedded default: `<dir>/cairn.db` (SQLite), `<dir>/blobs/` and `<dir>/desk/`. */
   static async openDir(dir: string, options: { integrityCheck?: boolean } = {}): Promise<Store> {
     const engine = await SqliteEngine.open({ dir, integrityCheck: options.integrityCheck });
-    return new Store(engine, new FsBlobStore(join(dir, 'blobs')));
+    return new Store(engine, new FsBlobStore(join(dir, 'blobs')), join(dir, 'desk'));
+  }
+
+  /**
+   * The desk (workspace snapshots) acting as the given identity. `host`
+   * names this machine (a directory is attached once per host); the CLI
+   * passes the hostname.
+   */
+  desk(who: Identity, options: Omit<DeskOptions, 'engine' | 'blobs' | 'who' | 'stateDir' | 'host'> & {
+    stateDir?: string;
+    host?: string;
+  } = {}): Desk {
+    const stateDir = options.stateDir ?? this.deskDir;
+    if (stateDir === undefined) {
+      throw new CairnError('INVALID_ARGUMENT', 'this store has no local folder: pass stateDir for the desk state', {});
+    }
+    return new Desk({ ...options, engine: this.engine, blobs: this.blobs, who, stateDir, host: options.host ?? 'local' });
   }
 
   /** A fabric acting as the given identity. */

@@ -10,6 +10,12 @@ export interface BlobStore {
   put(tenant: string, bytes: Uint8Array): Promise<string>;
   /** Returns the bytes, after checking they still hash to the digest (CORRUPT otherwise). */
   get(tenant: string, digest: string): Promise<Buffer>;
+  /**
+   * Returns `length` bytes from `offset` without re-hashing the whole blob:
+   * for containers (desk packs) whose parts carry their own digests, which
+   * the caller checks. A range past the end is NOT_FOUND.
+   */
+  getRange(tenant: string, digest: string, offset: number, length: number): Promise<Buffer>;
   has(tenant: string, digest: string): Promise<boolean>;
   /** Removes an object; deleting a missing object is a no-op. */
   delete(tenant: string, digest: string): Promise<void>;
@@ -58,4 +64,12 @@ export function verifiedBlob(tenant: string, digest: string, bytes: Buffer): Buf
     );
   }
   return bytes;
+}
+
+export function rangeNotFound(digest: string, offset: number, length: number): CairnError {
+  return new CairnError(
+    'NOT_FOUND',
+    `blob ${digest} has no bytes ${offset}..${offset + length}: the reference to it is wrong or the blob was truncated`,
+    { digest, offset, length },
+  );
 }

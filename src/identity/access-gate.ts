@@ -18,9 +18,12 @@ export type Action =
   | 'token.create.other'
   | 'token.revoke.self'
   | 'token.revoke.other'
-  | 'audit.verify';
+  | 'audit.verify'
+  | 'desk.read'
+  | 'desk.write'
+  | 'desk.gc';
 
-const ADMIN_ONLY: ReadonlySet<Action> = new Set(['token.create.other', 'token.revoke.other']);
+const ADMIN_ONLY: ReadonlySet<Action> = new Set(['token.create.other', 'token.revoke.other', 'desk.gc']);
 
 export function authorize(who: Identity, action: Action): void {
   if (ADMIN_ONLY.has(action) && who.role !== 'admin') {

@@ -29,6 +29,9 @@ export const TENANT_TABLES = [
   'blobs',
 ] as const;
 
+/** Tenant tables of the desk (migration 2). */
+export const DESK_TABLES = ['desk_workspaces', 'desk_snapshots', 'desk_objects', 'desk_packs'] as const;
+
 function rowLevelSecurity(table: string, column = 'tenant'): string {
   return `
 ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY;
@@ -169,6 +172,65 @@ CREATE TABLE blobs (
 );`;
 }
 
+/**
+ * The desk: workspaces bound to branches, snapshots (a root tree digest
+ * each), the object index (chunk or tree digest → pack range) and packs.
+ * docs/design/desk.md describes the objects themselves.
+ */
+function deskTables(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE desk_workspaces (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  host TEXT NOT NULL,
+  path TEXT NOT NULL,
+  session TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  driver TEXT NOT NULL CHECK (driver IN ('plain', 'copy', 'overlay')),
+  state TEXT NOT NULL CHECK (state IN ('attached', 'detached')),
+  base_snapshot TEXT NOT NULL,
+  head_snapshot TEXT NOT NULL,
+  forked_from TEXT NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id)
+)${t.clustered};
+CREATE UNIQUE INDEX desk_workspaces_attached ON desk_workspaces (host, path) WHERE state = 'attached';
+CREATE TABLE desk_snapshots (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  workspace TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('checkpoint', 'restore', 'merge')),
+  root TEXT NOT NULL,
+  parent TEXT NOT NULL,
+  event TEXT NOT NULL,
+  files ${t.bigint} NOT NULL,
+  bytes ${t.bigint} NOT NULL,
+  added_bytes ${t.bigint} NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id)
+)${t.clustered};
+CREATE INDEX desk_snapshots_by_workspace ON desk_snapshots (tenant, workspace, created_at);
+CREATE TABLE desk_objects (
+  tenant TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('chunk', 'tree')),
+  pack TEXT NOT NULL,
+  off ${t.bigint} NOT NULL,
+  len ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, digest)
+)${t.clustered};
+CREATE INDEX desk_objects_by_pack ON desk_objects (tenant, pack);
+CREATE TABLE desk_packs (
+  tenant TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('writing', 'live')),
+  size ${t.bigint} NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, digest)
+)${t.clustered};`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -177,6 +239,13 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `${foundationTables('postgres')}
 ${rowLevelSecurity('tenants', 'id')}
 ${TENANT_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
+  },
+  {
+    version: 2,
+    name: 'desk: workspaces, snapshots, object index, packs',
+    sqlite: deskTables('sqlite'),
+    postgres: `${deskTables('postgres')}
+${DESK_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
   },
 ];
 

@@ -38,6 +38,15 @@ export function describeBlobConformance(
       expect((await target.blobs.get(t, empty)).length).toBe(0);
     });
 
+    it('reads a byte range, and refuses a range past the end or of a missing blob', async () => {
+      const [t1, t2] = target.tenants;
+      const digest = await target.blobs.put(t1, Buffer.from('0123456789'));
+      expect((await target.blobs.getRange(t1, digest, 3, 4)).toString()).toBe('3456');
+      expect((await target.blobs.getRange(t1, digest, 0, 10)).toString()).toBe('0123456789');
+      await expectCode(target.blobs.getRange(t1, digest, 8, 4), 'NOT_FOUND');
+      await expectCode(target.blobs.getRange(t2, digest, 0, 1), 'NOT_FOUND');
+    });
+
     it('deletes, and deleting twice is harmless', async () => {
       const [t] = target.tenants;
       const digest = await target.blobs.put(t, Buffer.from('short-lived'));

@@ -3,7 +3,7 @@ import { constants, promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../digest.js';
 import { notFound } from '../../errors.js';
-import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
+import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob } from '../blob-store.js';
 
 async function fsyncPath(path: string, flags: number): Promise<void> {
   const handle = await fs.open(path, flags);
@@ -64,6 +64,29 @@ export class FsBlobStore implements BlobStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('blob', digest);
       throw error;
+    }
+  }
+
+  async getRange(tenant: string, digest: string, offset: number, length: number): Promise<Buffer> {
+    const { file } = this.path(tenant, digest);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('blob', digest);
+      throw error;
+    }
+    try {
+      const bytes = Buffer.allocUnsafe(length);
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await handle.read(bytes, got, length - got, offset + got);
+        if (bytesRead === 0) throw rangeNotFound(digest, offset, length);
+        got += bytesRead;
+      }
+      return bytes;
+    } finally {
+      await handle.close();
     }
   }
 

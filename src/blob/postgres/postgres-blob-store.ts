@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../digest.js';
 import { notFound } from '../../errors.js';
 import type { Engine } from '../../storage/engine.js';
-import { type BlobStore, checkDigest, checkTenant, verifiedBlob } from '../blob-store.js';
+import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob } from '../blob-store.js';
 
 /**
  * Blobs as rows of the `blobs` table, under the same row-level security as
@@ -31,6 +31,20 @@ export class PostgresBlobStore implements BlobStore {
     );
     if (!row) throw notFound('blob', digest);
     return verifiedBlob(tenant, digest, Buffer.from(row.bytes));
+  }
+
+  async getRange(tenant: string, digest: string, offset: number, length: number): Promise<Buffer> {
+    checkTenant(tenant);
+    checkDigest(digest);
+    const row = await this.engine.read(tenant, (tx) =>
+      tx.get<{ part: Buffer; size: number | string }>(
+        'SELECT substr(bytes, ?, ?) AS part, size FROM blobs WHERE tenant = ? AND digest = ?',
+        [offset + 1, length, tenant, digest],
+      ),
+    );
+    if (!row) throw notFound('blob', digest);
+    if (offset + length > Number(row.size)) throw rangeNotFound(digest, offset, length);
+    return Buffer.from(row.part);
   }
 
   async has(tenant: string, digest: string): Promise<boolean> {

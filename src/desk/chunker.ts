@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/**
+ * Content-defined chunking (FastCDC with normalised chunking, gear hash):
+ * a cut point depends only on the bytes just before it, so an edit inside a
+ * large file moves the cuts near the edit and no others, and the unchanged
+ * chunks deduplicate. No maintained JavaScript FastCDC exists on npm (the one
+ * WebAssembly port is a 0.1 release), so the ~40 lines live here; the gear
+ * table and the sizes below are part of the store format (docs/design/desk.md).
+ */
+export const SMALL_FILE = 512 * 1024;
+const MIN = 256 * 1024;
+const AVG = 1024 * 1024;
+const MAX = 4 * 1024 * 1024;
+// Normalised chunking: harder to cut before the average size, easier after.
+// The masks take the top bits, which depend on the most recent 32 bytes.
+const MASK_HARD = 0xfffffc00 >>> 0; // 22 bits: p = 2^-22 per byte before AVG
+const MASK_EASY = 0xffffc000 >>> 0; // 18 bits: p = 2^-18 per byte after AVG
+
+const GEAR = (() => {
+  const table = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    table[i] = createHash('sha256').update(`cairn-gear-${i}`).digest().readUInt32BE(0);
+  }
+  return table;
+})();
+
+/** Length of the first chunk of `data` (all of it when it is no longer than MIN). */
+export function cutPoint(data: Uint8Array, start: number, end: number): number {
+  const length = end - start;
+  if (length <= MIN) return length;
+  const normal = Math.min(length, AVG);
+  const limit = Math.min(length, MAX);
+  let hash = 0;
+  let i = MIN;
+  for (; i < normal; i++) {
+    hash = ((hash << 1) + GEAR[data[start + i] as number]!) >>> 0;
+    if ((hash & MASK_HARD) === 0) return i + 1;
+  }
+  for (; i < limit; i++) {
+    hash = ((hash << 1) + GEAR[data[start + i] as number]!) >>> 0;
+    if ((hash & MASK_EASY) === 0) return i + 1;
+  }
+  return limit;
+}
+
+export interface Chunk {
+  digest: string;
+  bytes: Buffer;
+}
+
+export function digestOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Reads a file and yields its chunks in order, holding at most two maximum
+ * chunk sizes in memory whatever the file size. Small files (by the size the
+ * scan saw) are one chunk.
+ */
+export function* chunkFile(path: string, size: number): Generator<Chunk> {
+  const fd = openSync(path, 'r');
+  try {
+    if (size <= SMALL_FILE) {
+      const bytes = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const n = readSync(fd, bytes, got, size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      const whole = got === size ? bytes : bytes.subarray(0, got);
+      if (whole.length > 0) yield { digest: digestOf(whole), bytes: whole };
+      // A file that changes while being read is caught by the next scan: its mtime is recent (racy).
+      return;
+    }
+    yield* chunkFrom(fd, 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function* chunkFrom(fd: number, offset: number): Generator<Chunk> {
+  const buffer = Buffer.allocUnsafe(2 * MAX);
+  let start = 0;
+  let end = 0;
+  let position = offset;
+  let eof = false;
+  for (;;) {
+    if (!eof && end - start < MAX) {
+      if (start > 0) {
+        buffer.copy(buffer, 0, start, end);
+        end -= start;
+        start = 0;
+      }
+      while (end < buffer.length) {
+        const n = readSync(fd, buffer, end, buffer.length - end, position);
+        if (n === 0) {
+          eof = true;
+          break;
+        }
+        end += n;
+        position += n;
+      }
+    }
+    if (start === end) return;
+    const length = cutPoint(buffer, start, end);
+    // Copy out: the window is reused for the next read.
+    const bytes = Buffer.from(buffer.subarray(start, start + length));
+    start += length;
+    yield { digest: digestOf(bytes), bytes };
+  }
+}

@@ -1,0 +1,1089 @@
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { BlobStore } from '../blob/blob-store.js';
+import { CairnError, notFound } from '../errors.js';
+import { authorize, type Action } from '../identity/access-gate.js';
+import { newId } from '../ids.js';
+import * as log from '../log/session-log.js';
+import type { Engine, SqlExecutor } from '../storage/engine.js';
+import type { CairnEvent, EventPage, Identity } from '../types.js';
+import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
+import { credentialPathRule, createPathFilter, guardFailure, type SecretFinding, type SecretPolicy, scanFile } from './guard.js';
+import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
+import { isMergedFile, type MergeConflict, type MergedEntry, mergeTrees } from './merge.js';
+import {
+  type DirNode,
+  dirNode,
+  findDir,
+  flatten,
+  loadDir,
+  rescan,
+  type ScanContext,
+  seal,
+  statKeyOf,
+} from './model.js';
+import { ObjectStore, type PackWriter } from './objects.js';
+import { isMounted, mountOverlay, overlaySupported, unmountOverlay } from './overlay.js';
+import {
+  alreadyAttached,
+  type Driver,
+  insertSnapshot,
+  insertWorkspace,
+  type Snapshot,
+  type SnapshotKind,
+  type SnapshotRow,
+  snapshotRow,
+  toSnapshot,
+  toWorkspace,
+  WORKSPACE_COLUMNS,
+  type Workspace,
+  type WorkspaceRow,
+  workspaceRow,
+} from './rows.js';
+import { loadStatCache, saveStatCache } from './stat-cache.js';
+import { type Entry, type FileEntry, sameEntry } from './types.js';
+import { COOKIE_PREFIX, DirWatcher } from './watcher.js';
+
+export interface DeskOptions {
+  engine: Engine;
+  blobs: BlobStore;
+  who: Identity;
+  /** A local folder for this machine's desk state: stat caches, overlay layers. */
+  stateDir: string;
+  /** Names this machine: a directory is attached at most once per host. */
+  host: string;
+  /** What a checkpoint does with a file that holds a credential: leave it out (default) or fail. */
+  secretPolicy?: SecretPolicy;
+  /** Track changes with inotify so a checkpoint rescans only changed directories (long-lived processes). */
+  watch?: boolean;
+  now?: () => number;
+}
+
+export interface CheckpointResult {
+  snapshot: Snapshot;
+  /** false when nothing changed since the head snapshot (no new snapshot, no event). */
+  created: boolean;
+  /** Credentials kept out of the snapshot: rule, path and line, never the value. */
+  findings: SecretFinding[];
+  /** Entries a snapshot cannot hold (sockets, FIFOs, devices), left out. */
+  unsupported: string[];
+}
+
+export interface RestorePreview {
+  snapshot: Snapshot;
+  changes: PathChange[];
+  /** Log events on the workspace's branch after the snapshot's event: a restore does not undo them. */
+  eventsAfter: CairnEvent[];
+  /** Credential paths in the snapshot that a restore never writes. */
+  withheld: string[];
+}
+
+export interface RestoreResult extends RestorePreview {
+  /** The checkpoint taken first, so the restore can itself be undone. */
+  before: Snapshot;
+  /** The snapshot recording the restored state. */
+  after: Snapshot;
+  /** Entries left alone because untracked files (ignored or credentials) were in the way. */
+  blocked: string[];
+}
+
+export interface MergeResult {
+  snapshot: Snapshot;
+  base: string;
+  ours: string;
+  theirs: string;
+  /** Paths the merge wrote into the target workspace. */
+  changed: string[];
+  conflicts: MergeConflict[];
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  snapshots: number;
+  objects: number;
+  bytes: number;
+  /** The first problem found: a corrupt or missing object, and a snapshot that needs it. */
+  problem?: { code: string; message: string; snapshot: string; digest?: string };
+}
+
+export interface GcReport {
+  marked: number;
+  removedObjects: number;
+  removedPacks: number;
+  repackedPacks: number;
+  freedBytes: number;
+}
+
+interface Handle {
+  row: WorkspaceRow;
+  root: DirNode;
+  head: SnapshotRow;
+  watcher?: DirWatcher;
+  upper?: string;
+  fullScan: boolean;
+  busy: Promise<unknown>;
+  ignoreText: string | null;
+}
+
+const TEMP_NAME = /\.cairn-[0-9a-f]{12}$/;
+const RETRIES = 3;
+
+class Retry extends Error {}
+
+function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
+  return new CairnError('INVALID_ARGUMENT', message, data);
+}
+
+function isEmptyDir(path: string): boolean {
+  return readdirSync(path).length === 0;
+}
+
+/**
+ * The desk: directories bound to session branches, snapshotted into the
+ * tenant's content-addressed store. One Desk acts as one identity on one
+ * machine; operations on one workspace run one at a time.
+ */
+export class Desk {
+  private readonly objects: ObjectStore;
+  private readonly handles = new Map<string, Handle>();
+  private readonly now: () => number;
+  private readonly policy: SecretPolicy;
+
+  constructor(private readonly options: DeskOptions) {
+    this.objects = new ObjectStore(options.engine, options.blobs, options.who.tenant);
+    this.now = options.now ?? Date.now;
+    this.policy = options.secretPolicy ?? 'exclude';
+  }
+
+  private get tenant(): string {
+    return this.options.who.tenant;
+  }
+
+  private read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    authorize(this.options.who, action);
+    return this.options.engine.read(this.tenant, fn);
+  }
+
+  private write<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    authorize(this.options.who, action);
+    return this.options.engine.write(this.tenant, fn);
+  }
+
+  /** Resolves a directory argument: absolute, existing, a real directory (not a link to one), outside the store's state. */
+  private resolveDir(dir: string, mustExist = true): string {
+    if (typeof dir !== 'string' || !isAbsolute(dir)) {
+      throw invalid(`workspace directory "${String(dir)}" is not an absolute path: pass an absolute path`, { dir });
+    }
+    if (!mustExist) return dir;
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) throw notFound('directory', dir);
+    if (!st.isDirectory()) throw invalid(`${dir} is not a directory (a symlink or a file): pass the directory itself`, { dir });
+    const real = realpathSync(dir);
+    const state = realpathSync(this.ensureStateDir());
+    if (real === state || real.startsWith(state + sep) || state.startsWith(real + sep)) {
+      throw invalid(`${dir} overlaps the desk's own state folder ${state}: attach a directory outside it`, { dir });
+    }
+    return real;
+  }
+
+  private ensureStateDir(): string {
+    mkdirSync(this.options.stateDir, { recursive: true });
+    return this.options.stateDir;
+  }
+
+  // ---- workspaces -------------------------------------------------------
+
+  /** Binds a directory to a session branch and takes its first snapshot. */
+  async attach(input: { dir: string; session?: string; branch?: string }): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
+    authorize(this.options.who, 'desk.write');
+    const path = this.resolveDir(input.dir);
+    const branch = input.branch ?? 'main';
+    const clash = await this.read('desk.read', (tx) =>
+      tx.get<{ id: string }>(`SELECT id FROM desk_workspaces WHERE host = ? AND path = ? AND state = 'attached'`, [
+        this.options.host,
+        path,
+      ]),
+    );
+    if (clash) throw alreadyAttached(path, clash.id);
+    let session = input.session;
+    if (session !== undefined) {
+      const s = session;
+      await this.read('session.read', (tx) => log.getSession(tx, this.options.who, s));
+    }
+    const id = newId('workspace', this.now());
+    const row: WorkspaceRow = {
+      tenant: this.tenant,
+      id,
+      host: this.options.host,
+      path,
+      session: session ?? '',
+      branch,
+      driver: 'plain',
+      state: 'attached',
+      base_snapshot: '',
+      head_snapshot: '',
+      forked_from: '',
+      created_at: this.now(),
+    };
+    const handle = this.newHandle(row, dirNode(null), null);
+    const result = await this.snapshot(handle, 'checkpoint', {
+      force: true,
+      beforeCommit: async (tx, snapshotId) => {
+        if (session === undefined) {
+          const created = await log.createSession(tx, this.options.who, { title: path, meta: { workspace: id } }, this.now());
+          session = created.id;
+          row.session = created.id;
+        }
+        row.base_snapshot = snapshotId;
+        row.head_snapshot = snapshotId;
+        await insertWorkspace(tx, row);
+      },
+    });
+    this.handles.set(id, handle);
+    return { workspace: toWorkspace(row), checkpoint: result };
+  }
+
+  async getWorkspace(id: string): Promise<Workspace> {
+    return toWorkspace(await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, id)));
+  }
+
+  async listWorkspaces(): Promise<Workspace[]> {
+    const rows = await this.read('desk.read', (tx) =>
+      tx.all<WorkspaceRow>(`SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? ORDER BY id`, [this.tenant]),
+    );
+    return rows.map((r) => toWorkspace({ ...r, created_at: Number(r.created_at) }));
+  }
+
+  /** The workspace attached at a directory on this host. */
+  async findWorkspace(dir: string): Promise<Workspace> {
+    const path = this.resolveDir(dir);
+    const row = await this.read('desk.read', (tx) =>
+      tx.get<WorkspaceRow>(
+        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND path = ? AND state = 'attached'`,
+        [this.tenant, this.options.host, path],
+      ),
+    );
+    if (!row) throw notFound('workspace at', path);
+    return toWorkspace(row);
+  }
+
+  async listSnapshots(workspace: string): Promise<Snapshot[]> {
+    const rows = await this.read('desk.read', async (tx) => {
+      await workspaceRow(tx, this.tenant, workspace);
+      return tx.all<SnapshotRow>(
+        `SELECT * FROM desk_snapshots WHERE tenant = ? AND workspace = ? ORDER BY created_at, id`,
+        [this.tenant, workspace],
+      );
+    });
+    return rows.map(toSnapshot);
+  }
+
+  async getSnapshot(id: string): Promise<Snapshot> {
+    return toSnapshot(await this.read('desk.read', (tx) => snapshotRow(tx, this.tenant, id)));
+  }
+
+  private newHandle(row: WorkspaceRow, root: DirNode, head: SnapshotRow | null): Handle {
+    const handle: Handle = {
+      row,
+      root,
+      head: head ?? ({ root: '', id: '' } as SnapshotRow),
+      fullScan: true,
+      busy: Promise.resolve(),
+      ignoreText: null,
+    };
+    if (row.driver === 'overlay') handle.upper = this.overlayLayout(row.id).upper;
+    if (this.options.watch) handle.watcher = new DirWatcher(row.path, (p, d) => this.skipPath(handle, p, d, null));
+    return handle;
+  }
+
+  private async open(id: string): Promise<Handle> {
+    const cached = this.handles.get(id);
+    if (cached) return cached;
+    const { row, head } = await this.read('desk.read', async (tx) => {
+      const row = await workspaceRow(tx, this.tenant, id);
+      return { row, head: await snapshotRow(tx, this.tenant, row.head_snapshot) };
+    });
+    if (row.state !== 'attached') {
+      throw new CairnError('CONFLICT', `workspace ${id} is detached: attach its directory again to use it`, { workspace: id });
+    }
+    if (row.host !== this.options.host) {
+      throw new CairnError('CONFLICT', `workspace ${id} lives on host ${row.host}, not ${this.options.host}: run this there`, {
+        workspace: id,
+        host: row.host,
+      });
+    }
+    if (row.driver === 'overlay' && !isMounted(row.path)) await this.mountFork(row, await this.snapshotById(row.base_snapshot));
+    const cache = loadStatCache(this.statCachePath(id), head.id);
+    const root = cache ?? dirNode(head.root, Number(head.files), Number(head.bytes));
+    const handle = this.newHandle(row, root, head);
+    handle.fullScan = row.driver !== 'overlay';
+    this.handles.set(id, handle);
+    return handle;
+  }
+
+  /** Runs fn with the workspace to itself; on failure its in-memory state is dropped and rebuilt on next use. */
+  private async withHandle<T>(id: string, fn: (h: Handle) => Promise<T>): Promise<T> {
+    const h = await this.open(id);
+    const run = h.busy.then(
+      () => fn(h),
+      () => fn(h),
+    );
+    h.busy = run.catch(() => undefined);
+    try {
+      return await run;
+    } catch (error) {
+      this.drop(id);
+      throw error;
+    }
+  }
+
+  private drop(id: string): void {
+    const h = this.handles.get(id);
+    h?.watcher?.close();
+    this.handles.delete(id);
+  }
+
+  private statCachePath(id: string): string {
+    return join(this.ensureStateDir(), 'stat', `${id}.json`);
+  }
+
+  // ---- scanning -------------------------------------------------------------
+
+  private skipPath(h: Handle, path: string, isDir: boolean, findings: SecretFinding[] | null): boolean {
+    const slash = path.lastIndexOf('/');
+    const name = slash < 0 ? path : path.slice(slash + 1);
+    if (slash < 0 && name.startsWith(COOKIE_PREFIX)) return true;
+    if (TEMP_NAME.test(name)) return true;
+    if (path === '.cairnignore') return false;
+    if (createPathFilterCached(h).ignored(path, isDir)) return true;
+    if (!isDir) {
+      const rule = credentialPathRule(path);
+      if (rule) {
+        findings?.push({ rule, path, line: 0 });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private scanContext(h: Handle, writer: PackWriter, findings: SecretFinding[]): ScanContext {
+    const ignore = join(h.row.path, '.cairnignore');
+    const text = existsSync(ignore) ? readFileSync(ignore, 'utf8') : null;
+    if (text !== h.ignoreText) {
+      h.ignoreText = text;
+      filters.delete(h);
+      h.fullScan = true;
+    }
+    return {
+      root: h.row.path,
+      objects: this.objects,
+      writer,
+      skip: (path, isDir) => this.skipPath(h, path, isDir, findings),
+      admit: async (path, bytes) => {
+        const found = await scanFile(path, bytes);
+        if (found.length === 0) return true;
+        findings.push(...found);
+        return false;
+      },
+      upper: h.upper,
+      startedMs: this.now(),
+      unsupported: [],
+    };
+  }
+
+  /** Which directories to rescan: those the watcher saw change, the overlay's upper layer, or all. */
+  private async dirtyDirs(h: Handle): Promise<Set<string> | 'all'> {
+    const full = h.fullScan;
+    h.fullScan = false;
+    if (h.watcher) {
+      const seen = await h.watcher.drain();
+      if (!full) return seen;
+    }
+    if (full && h.row.driver !== 'overlay') return 'all';
+    if (h.upper) return upperDirs(h.upper);
+    return 'all';
+  }
+
+  /**
+   * Brings the model in line with the disk and records a snapshot when it
+   * changed (or when forced). Retries from a clean model if a concurrent GC
+   * removed an object it meant to reuse, or another process moved the head.
+   */
+  private async snapshot(
+    h: Handle,
+    kind: SnapshotKind,
+    extra: {
+      force?: boolean;
+      payload?: Record<string, unknown>;
+      beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
+    } = {},
+  ): Promise<CheckpointResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.snapshotOnce(h, kind, extra);
+      } catch (error) {
+        if (!(error instanceof Retry) || attempt >= RETRIES) throw error;
+        this.objects.forget();
+        if (h.head.id !== '') {
+          h.root = dirNode(h.head.root, Number(h.head.files), Number(h.head.bytes));
+          h.fullScan = true;
+        }
+      }
+    }
+  }
+
+  private async snapshotOnce(
+    h: Handle,
+    kind: SnapshotKind,
+    extra: {
+      force?: boolean;
+      payload?: Record<string, unknown>;
+      beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
+    },
+  ): Promise<CheckpointResult> {
+    const findings: SecretFinding[] = [];
+    const writer = this.objects.writer(this.now);
+    const ctx = this.scanContext(h, writer, findings);
+    const dirty = await this.dirtyDirs(h);
+    if (dirty === 'all') {
+      await rescan(ctx, h.root, '', true);
+    } else {
+      for (const dir of [...dirty].sort()) {
+        const chain = await findDir(this.objects, h.root, dir);
+        if (!chain) continue;
+        if (await rescan(ctx, chain[chain.length - 1] as DirNode, dir, false)) {
+          for (const node of chain) node.tree = null;
+        }
+      }
+    }
+    if (findings.length > 0 && this.policy === 'fail') {
+      h.fullScan = true;
+      throw guardFailure(findings);
+    }
+    const root = await seal(writer, h.root);
+    if (!extra.force && root === h.head.root) {
+      return { snapshot: toSnapshot(h.head), created: false, findings, unsupported: ctx.unsupported };
+    }
+    await writer.flush();
+    const now = this.now();
+    const id = newId('snapshot', now);
+    const row: SnapshotRow = {
+      tenant: this.tenant,
+      id,
+      workspace: h.row.id,
+      kind,
+      root,
+      parent: h.head.id,
+      event: '',
+      files: h.root.files,
+      bytes: h.root.bytes,
+      added_bytes: writer.addedBytes,
+      created_at: now,
+    };
+    await this.write('desk.write', async (tx) => {
+      if (extra.beforeCommit) await extra.beforeCommit(tx, id);
+      const current = await workspaceRow(tx, this.tenant, h.row.id, tx.lockRows);
+      if (current.head_snapshot !== (h.head.id === '' ? id : h.head.id)) throw new Retry('head moved');
+      if ((await writer.commit(tx)).length > 0) throw new Retry('objects collected');
+      const event = await log.appendEvent(
+        tx,
+        this.options.who,
+        {
+          session: h.row.session,
+          branch: h.row.branch,
+          kind: `cairn.ws.${kind}`,
+          payload: null,
+        },
+        log.encodePayload({
+          workspace: h.row.id,
+          snapshot: id,
+          root,
+          parent: row.parent,
+          files: row.files,
+          bytes: row.bytes,
+          ...extra.payload,
+        }),
+        now,
+      );
+      row.event = event.id;
+      await insertSnapshot(tx, row);
+      await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [id, this.tenant, h.row.id]);
+    });
+    h.head = row;
+    h.row.head_snapshot = id;
+    return { snapshot: toSnapshot(row), created: true, findings, unsupported: ctx.unsupported };
+  }
+
+  /** Snapshots the workspace directory if anything changed since its head snapshot. */
+  async checkpoint(workspace: string, options: { force?: boolean } = {}): Promise<CheckpointResult> {
+    authorize(this.options.who, 'desk.write');
+    return this.withHandle(workspace, (h) => this.snapshot(h, 'checkpoint', options));
+  }
+
+  // ---- restore ------------------------------------------------------------
+
+  private async snapshotById(id: string): Promise<SnapshotRow> {
+    return this.read('desk.read', (tx) => snapshotRow(tx, this.tenant, id));
+  }
+
+  private checkPaths(h: Handle, paths: readonly string[] | undefined): string[] | undefined {
+    if (paths === undefined) return undefined;
+    return paths.map((p) => workspacePath(h.row.path, p));
+  }
+
+  /**
+   * Lists what restoring a snapshot would change: files added, changed and
+   * removed, the log events after it, and credentials it would not write.
+   */
+  async previewRestore(workspace: string, snapshot: string, options: { paths?: string[] } = {}): Promise<RestorePreview> {
+    authorize(this.options.who, 'desk.read');
+    return this.withHandle(workspace, async (h) => {
+      const only = this.checkPaths(h, options.paths);
+      const target = await this.snapshotById(snapshot);
+      // Bring the model up to date without storing anything: a preview changes nothing.
+      const writer = this.objects.writer(this.now);
+      writer.dryRun = true;
+      const findings: SecretFinding[] = [];
+      await rescan(this.scanContext(h, writer, findings), h.root, '', true);
+      await seal(writer, h.root);
+      const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
+      await applyTree(ctx, h.root, dirNode(target.root));
+      const eventsAfter = await this.eventsAfter(h, target);
+      // The model now names trees that were never stored: rebuild it on next use.
+      this.drop(workspace);
+      return { snapshot: toSnapshot(target), changes: ctx.changes, eventsAfter, withheld: ctx.withheld };
+    });
+  }
+
+  /** Events on the workspace's branch after the snapshot's event; none when that event is not on the branch's path. */
+  private async eventsAfter(h: Handle, target: SnapshotRow): Promise<CairnEvent[]> {
+    const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, target.event));
+    if (event.session !== h.row.session) return [];
+    const out: CairnEvent[] = [];
+    let from: number | null = event.seq;
+    while (from !== null) {
+      const start: number = from;
+      const page: EventPage = await this.read('log.read', (tx) =>
+        log.readBranch(tx, this.options.who, { session: h.row.session, branch: h.row.branch, from: start, limit: 1000 }),
+      );
+      if (start === event.seq && page.events[0]?.id !== target.event) return [];
+      out.push(...page.events.filter((e: CairnEvent) => e.seq > event.seq));
+      from = page.next;
+    }
+    return out;
+  }
+
+  /**
+   * Restores a snapshot into the workspace directory: checkpoints the current
+   * state first (so the restore can be undone), then rewrites only the
+   * entries that differ. Never writes a credential path.
+   */
+  async restore(workspace: string, snapshot: string, options: { paths?: string[] } = {}): Promise<RestoreResult> {
+    authorize(this.options.who, 'desk.write');
+    return this.withHandle(workspace, async (h) => {
+      const only = this.checkPaths(h, options.paths);
+      const target = await this.snapshotById(snapshot);
+      const before = (await this.snapshot(h, 'checkpoint')).snapshot;
+      const eventsAfter = await this.eventsAfter(h, target);
+      const ctx = applyContext(h.row.path, this.objects, true, (p) => credentialPathRule(p) !== null, only);
+      await applyTree(ctx, h.root, dirNode(target.root));
+      const settled = this.now();
+      for (const { path, node } of ctx.written) {
+        const st = lstatSync(join(h.row.path, path), { throwIfNoEntry: false });
+        node.stat = st ? statKeyOf(st, settled) : null;
+      }
+      h.fullScan = h.watcher === undefined && h.row.driver !== 'overlay';
+      const after = (
+        await this.snapshot(h, 'restore', { force: true, payload: { restored: target.id } })
+      ).snapshot;
+      return {
+        snapshot: toSnapshot(target),
+        before,
+        after,
+        changes: ctx.changes,
+        eventsAfter,
+        withheld: ctx.withheld,
+        blocked: ctx.blocked,
+      };
+    });
+  }
+
+  // ---- diff ---------------------------------------------------------------
+
+  /**
+   * Differences between two snapshots, or between a snapshot and the live
+   * directory of a workspace (`to` omitted): paths, unified patches for text,
+   * sizes for binaries.
+   */
+  async diff(input: { from: string; to?: string; workspace?: string; patches?: boolean; paths?: string[] }): Promise<DiffItem[]> {
+    authorize(this.options.who, 'desk.read');
+    const from = await this.snapshotById(input.from);
+    let after: DirNode;
+    let only: string[] | undefined;
+    if (input.to !== undefined) {
+      after = dirNode((await this.snapshotById(input.to)).root);
+      only = input.paths?.map((p) => normalisePath(p));
+    } else {
+      if (input.workspace === undefined) throw invalid('diff needs `to` (a snapshot) or `workspace` (its live directory)');
+      const result = await this.checkpoint(input.workspace);
+      after = dirNode(result.snapshot.root);
+      const h = await this.open(input.workspace);
+      only = this.checkPaths(h, input.paths);
+    }
+    const before = await flatten(this.objects, dirNode(from.root));
+    const afterMap = await flatten(this.objects, after);
+    let items = diffEntryMaps(before, afterMap);
+    if (only) items = items.filter((i) => only.some((p) => i.path === p || i.path.startsWith(`${p}/`)));
+    if (input.patches === false) return items;
+    return withPatches(items, (e) => this.content(e));
+  }
+
+  private async content(entry: FileEntry): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for (const digest of entry.chunks) parts.push(await this.objects.get(digest));
+    return Buffer.concat(parts);
+  }
+
+  // ---- fork -----------------------------------------------------------------
+
+  private overlayLayout(id: string) {
+    const base = join(this.ensureStateDir(), 'forks', id);
+    return { upper: join(base, 'upper'), work: join(base, 'work') };
+  }
+
+  /** The read-only lower layer holding a snapshot, materialised once per root tree and shared by its forks. */
+  private async lowerFor(snapshot: SnapshotRow): Promise<string> {
+    const lower = join(this.ensureStateDir(), 'lower', snapshot.root);
+    if (existsSync(lower)) return lower;
+    const temp = `${lower}.tmp-${newId('snapshot')}`;
+    mkdirSync(temp, { recursive: true });
+    await materialize(this.objects, temp, dirNode(snapshot.root));
+    try {
+      renameSync(temp, lower);
+    } catch (error) {
+      rmSync(temp, { recursive: true, force: true });
+      if (!existsSync(lower)) throw error;
+    }
+    return lower;
+  }
+
+  private async mountFork(row: WorkspaceRow, base: SnapshotRow): Promise<void> {
+    const layout = this.overlayLayout(row.id);
+    mountOverlay({ lower: await this.lowerFor(base), upper: layout.upper, work: layout.work, mountpoint: row.path });
+  }
+
+  /**
+   * Forks a workspace: checkpoints it, starts a new log branch at that
+   * checkpoint, and gives the branch its own directory. The driver is chosen
+   * by capability (overlay where this process may mount, else copy) unless
+   * named. Writes in either directory never show in the other.
+   */
+  async fork(
+    workspace: string,
+    input: { dir: string; branch?: string; driver?: 'copy' | 'overlay' },
+  ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
+    authorize(this.options.who, 'desk.write');
+    authorize(this.options.who, 'branch.fork');
+    const dir = this.resolveDir(input.dir, false);
+    if (existsSync(dir) && !(lstatSync(dir).isDirectory() && isEmptyDir(dir))) {
+      throw invalid(`${dir} exists and is not an empty directory: fork into a new or empty directory`, { dir });
+    }
+    const canOverlay = overlaySupported(join(this.ensureStateDir(), 'probe'));
+    if (input.driver === 'overlay' && !canOverlay) {
+      throw new CairnError('UNAVAILABLE', 'this process cannot mount overlays here: use the copy driver', {});
+    }
+    const driver: Driver = input.driver ?? (canOverlay ? 'overlay' : 'copy');
+    return this.withHandle(workspace, async (h) => {
+      const checkpoint = await this.snapshot(h, 'checkpoint');
+      const base = h.head;
+      const now = this.now();
+      const row: WorkspaceRow = {
+        tenant: this.tenant,
+        id: newId('workspace', now),
+        host: this.options.host,
+        path: dir,
+        session: h.row.session,
+        branch: '',
+        driver,
+        state: 'attached',
+        base_snapshot: base.id,
+        head_snapshot: base.id,
+        forked_from: h.row.id,
+        created_at: now,
+      };
+      mkdirSync(dir, { recursive: true });
+      row.path = realpathSync(dir);
+      let tree: DirNode;
+      try {
+        if (driver === 'overlay') {
+          await this.mountFork(row, base);
+          tree = dirNode(base.root, Number(base.files), Number(base.bytes));
+        } else {
+          tree = dirNode(base.root, Number(base.files), Number(base.bytes));
+          const ctx = await materialize(this.objects, row.path, tree);
+          const settled = this.now();
+          for (const { path, node } of ctx.written) {
+            node.stat = statKeyOf(lstatSync(join(row.path, path)), settled);
+          }
+        }
+        await this.write('desk.write', async (tx) => {
+          const branch = await log.forkBranch(
+            tx,
+            this.options.who,
+            { session: h.row.session, at: base.event, name: input.branch },
+            now,
+          );
+          row.branch = branch.name;
+          await insertWorkspace(tx, row);
+        });
+      } catch (error) {
+        if (driver === 'overlay') unmountOverlay(row.path);
+        rmSync(this.overlayLayout(row.id).upper, { recursive: true, force: true });
+        if (driver === 'copy') for (const name of readdirSync(row.path)) rmSync(join(row.path, name), { recursive: true, force: true });
+        throw error;
+      }
+      const handle = this.newHandle(row, tree, base);
+      // The model describes the new directory exactly; without a watcher every checkpoint scans anyway.
+      handle.fullScan = false;
+      this.handles.set(row.id, handle);
+      return { workspace: toWorkspace(row), checkpoint };
+    });
+  }
+
+  /**
+   * Stops tracking a workspace. A fork's directory can be discarded with it
+   * (an overlay fork is unmounted and its upper layer deleted); a directly
+   * attached directory is never deleted.
+   */
+  async detach(workspace: string, options: { discard?: boolean } = {}): Promise<Workspace> {
+    authorize(this.options.who, 'desk.write');
+    const row = await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, workspace));
+    if (options.discard && row.forked_from === '') {
+      throw invalid(`workspace ${workspace} was attached, not forked: Cairn never deletes a directory it did not create`, {
+        workspace,
+      });
+    }
+    if (row.driver === 'overlay' && !options.discard) {
+      throw invalid(`workspace ${workspace} is an overlay fork: detach it with discard (merge it first to keep its changes)`, {
+        workspace,
+      });
+    }
+    this.drop(workspace);
+    await this.write('desk.write', (tx) =>
+      tx.run(`UPDATE desk_workspaces SET state = 'detached' WHERE tenant = ? AND id = ?`, [this.tenant, workspace]),
+    );
+    if (options.discard) {
+      if (row.driver === 'overlay') {
+        unmountOverlay(row.path);
+        rmSync(join(this.ensureStateDir(), 'forks', row.id), { recursive: true, force: true });
+      } else {
+        for (const name of readdirSync(row.path)) rmSync(join(row.path, name), { recursive: true, force: true });
+      }
+    }
+    rmSync(this.statCachePath(workspace), { force: true });
+    return toWorkspace({ ...row, state: 'detached' });
+  }
+
+  // ---- merge ----------------------------------------------------------------
+
+  private async mergeBase(from: WorkspaceRow, into: WorkspaceRow): Promise<string> {
+    if (from.forked_from === into.id) return from.base_snapshot;
+    if (into.forked_from === from.id) return into.base_snapshot;
+    if (from.forked_from !== '' && from.forked_from === into.forked_from && from.base_snapshot === into.base_snapshot) {
+      return from.base_snapshot;
+    }
+    throw invalid(
+      `workspaces ${from.id} and ${into.id} share no fork point: merge a fork into its parent (or the parent into a fork)`,
+      { from: from.id, into: into.id },
+    );
+  }
+
+  /**
+   * Three-way merge of one workspace into another, base = the fork snapshot.
+   * Clean changes are written; conflicts are written with markers and
+   * returned with the base, ours and theirs texts. The target is then
+   * checkpointed (kind `merge`).
+   */
+  async merge(input: { from: string; into: string }): Promise<MergeResult> {
+    authorize(this.options.who, 'desk.write');
+    if (input.from === input.into) throw invalid('a workspace cannot be merged into itself', { workspace: input.from });
+    const [fromRow, intoRow] = await this.read('desk.read', async (tx) => [
+      await workspaceRow(tx, this.tenant, input.from),
+      await workspaceRow(tx, this.tenant, input.into),
+    ]);
+    const baseId = await this.mergeBase(fromRow, intoRow);
+    const theirs = (await this.checkpoint(input.from)).snapshot;
+    return this.withHandle(input.into, async (h) => {
+      const ours = (await this.snapshot(h, 'checkpoint')).snapshot;
+      const base = await this.snapshotById(baseId);
+      const maps = await Promise.all([base.root, ours.root, theirs.root].map((r) => flatten(this.objects, dirNode(r))));
+      const merged = await mergeTrees(maps[0]!, maps[1]!, maps[2]!, (e) => this.content(e), {
+        ours: `${intoRow.branch} (${input.into})`,
+        theirs: `${fromRow.branch} (${input.from})`,
+      });
+      await writeMerge(h.row.path, maps[1]!, merged.entries, (e) => this.content(e));
+      h.fullScan = true;
+      const result = await this.snapshot(h, 'merge', {
+        force: true,
+        payload: { from: input.from, base: baseId, theirs: theirs.id, conflicts: merged.conflicts.map((c) => c.path) },
+      });
+      return {
+        snapshot: result.snapshot,
+        base: baseId,
+        ours: ours.id,
+        theirs: theirs.id,
+        changed: merged.changed,
+        conflicts: merged.conflicts,
+      };
+    });
+  }
+
+  // ---- verify and gc ----------------------------------------------------------
+
+  /** Walks every tree from every snapshot root, re-hashing each object once; stops at the first problem. */
+  async verify(): Promise<VerifyReport> {
+    const snapshots = await this.read('desk.read', (tx) =>
+      tx.all<{ id: string; root: string; event: string }>(
+        'SELECT id, root, event FROM desk_snapshots WHERE tenant = ? ORDER BY id',
+        [this.tenant],
+      ),
+    );
+    const seen = new Set<string>();
+    let bytes = 0;
+    const visit = async (digest: string, tree: boolean): Promise<void> => {
+      if (seen.has(digest)) return;
+      seen.add(digest);
+      const data = await this.objects.get(digest);
+      bytes += data.length;
+      if (!tree) return;
+      for (const child of (await loadDir(this.objects, dirNode(digest))).values()) {
+        if (child.kind === 'file') for (const c of child.chunks) await visit(c, false);
+        else if (child.kind === 'dir') await visit(child.tree as string, true);
+      }
+    };
+    for (const s of snapshots) {
+      try {
+        const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, s.event));
+        if ((event.payload as { root?: string } | null)?.root !== s.root) {
+          throw new CairnError('CORRUPT', `snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`, {});
+        }
+        await visit(s.root, true);
+      } catch (error) {
+        const e = error as CairnError;
+        return {
+          ok: false,
+          snapshots: snapshots.length,
+          objects: seen.size,
+          bytes,
+          problem: { code: e.code ?? 'INTERNAL', message: e.message, snapshot: s.id, digest: e.data?.digest as string | undefined },
+        };
+      }
+    }
+    return { ok: true, snapshots: snapshots.length, objects: seen.size, bytes };
+  }
+
+  /**
+   * Mark and sweep: marks every object reachable from a snapshot, then
+   * removes index rows of the rest, deletes packs left empty, repacks packs
+   * that are mostly garbage, and deletes packs abandoned mid-write longer
+   * than `graceMs` ago. Safe while checkpoints run: a checkpoint re-checks
+   * the objects it reuses when it commits, and the sweep re-marks any
+   * snapshot that appeared after the mark.
+   */
+  async gc(options: { graceMs?: number; onProgress?: (phase: string, done: number) => void } = {}): Promise<GcReport> {
+    authorize(this.options.who, 'desk.gc');
+    const graceMs = options.graceMs ?? 60 * 60 * 1000;
+    const started = this.now();
+    const live = new Set<string>();
+    const marked = new Set<string>();
+    const mark = async (digest: string): Promise<void> => {
+      if (live.has(digest)) return;
+      live.add(digest);
+      for (const child of (await loadDir(this.objects, dirNode(digest))).values()) {
+        if (child.kind === 'file') for (const c of child.chunks) live.add(c);
+        else if (child.kind === 'dir') await mark(child.tree as string);
+      }
+      options.onProgress?.('mark', live.size);
+    };
+    const report: GcReport = { marked: 0, removedObjects: 0, removedPacks: 0, repackedPacks: 0, freedBytes: 0 };
+    const doomedPacks: string[] = [];
+    for (let round = 0; ; round++) {
+      const snaps = await this.read('desk.read', (tx) =>
+        tx.all<{ id: string; root: string }>('SELECT id, root FROM desk_snapshots WHERE tenant = ?', [this.tenant]),
+      );
+      for (const s of snaps) {
+        if (!marked.has(s.id)) {
+          await mark(s.root);
+          marked.add(s.id);
+        }
+      }
+      const swept = await this.write('desk.gc', async (tx) => {
+        const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [this.tenant]);
+        if (now.some((s) => !marked.has(s.id))) return false;
+        const rows = await tx.all<{ digest: string; pack: string; len: number }>(
+          'SELECT digest, pack, len FROM desk_objects WHERE tenant = ?',
+          [this.tenant],
+        );
+        const dead = rows.filter((r) => !live.has(r.digest));
+        for (let i = 0; i < dead.length; i += 400) {
+          const slice = dead.slice(i, i + 400);
+          await tx.run(
+            `DELETE FROM desk_objects WHERE tenant = ? AND digest IN (${slice.map(() => '?').join(', ')})`,
+            [this.tenant, ...slice.map((r) => r.digest)],
+          );
+        }
+        report.removedObjects = dead.length;
+        const used = new Set(rows.filter((r) => live.has(r.digest)).map((r) => r.pack));
+        const packs = await tx.all<{ digest: string; state: string; size: number; created_at: number }>(
+          'SELECT digest, state, size, created_at FROM desk_packs WHERE tenant = ?',
+          [this.tenant],
+        );
+        for (const p of packs) {
+          const abandoned = p.state === 'writing' && Number(p.created_at) < started - graceMs;
+          if ((p.state === 'live' && !used.has(p.digest)) || abandoned) {
+            await tx.run('DELETE FROM desk_packs WHERE tenant = ? AND digest = ?', [this.tenant, p.digest]);
+            doomedPacks.push(p.digest);
+            report.freedBytes += Number(p.size);
+          }
+        }
+        return true;
+      });
+      if (swept) break;
+      if (round > 10) throw new CairnError('UNAVAILABLE', 'gc could not keep up with new snapshots: run it again later', {});
+    }
+    report.marked = live.size;
+    for (const digest of doomedPacks) {
+      await this.options.blobs.delete(this.tenant, digest);
+      options.onProgress?.('sweep', ++report.removedPacks);
+    }
+    return report;
+  }
+
+  /** Writes stat caches so the next process need not re-read unchanged files, and stops watchers. */
+  async close(): Promise<void> {
+    for (const [id, h] of this.handles) {
+      if (h.head.id !== '' && h.root.tree === h.head.root) saveStatCache(this.statCachePath(id), h.head.id, h.root);
+      h.watcher?.close();
+    }
+    this.handles.clear();
+  }
+}
+
+const filters = new WeakMap<Handle, ReturnType<typeof createPathFilter>>();
+
+function createPathFilterCached(h: Handle) {
+  let filter = filters.get(h);
+  if (!filter) {
+    filter = createPathFilter(h.ignoreText);
+    filters.set(h, filter);
+  }
+  return filter;
+}
+
+/** Directories present in an overlay's upper layer: the only ones a change since the fork can be in. */
+function upperDirs(upper: string): Set<string> {
+  const out = new Set<string>(['']);
+  const walk = (abs: string, rel: string) => {
+    for (const d of readdirSync(abs, { withFileTypes: true })) {
+      if (!d.isDirectory()) continue;
+      const child = rel === '' ? d.name : `${rel}/${d.name}`;
+      out.add(child);
+      walk(join(abs, d.name), child);
+    }
+  };
+  walk(upper, '');
+  return out;
+}
+
+/** Normalises a workspace-relative path argument; refuses anything that leaves the workspace. */
+export function normalisePath(path: string): string {
+  if (typeof path !== 'string' || path === '' || isAbsolute(path) || path.includes('\0')) {
+    throw invalid(`path "${String(path)}" is not a relative path inside the workspace`, { path });
+  }
+  const parts: string[] = [];
+  for (const part of path.split(/[\\/]+/)) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) throw invalid(`path "${path}" leaves the workspace: pass a path inside it`, { path });
+      parts.pop();
+    } else parts.push(part);
+  }
+  if (parts.length === 0) throw invalid(`path "${path}" names the workspace root: omit it to mean everything`, { path });
+  return parts.join('/');
+}
+
+/** A path argument inside a live workspace: no `..` escape, and no symlink on the way out of it. */
+function workspacePath(root: string, path: string): string {
+  const rel = normalisePath(path);
+  let at = root;
+  for (const part of rel.split('/')) {
+    at = join(at, part);
+    const st = lstatSync(at, { throwIfNoEntry: false });
+    if (!st) break;
+    if (st.isSymbolicLink()) {
+      const real = realpathSync(at);
+      const inside = relative(root, real);
+      if (inside.startsWith('..') || isAbsolute(inside)) {
+        throw invalid(`path "${path}" goes through a symlink that leaves the workspace: pass a path inside it`, { path });
+      }
+    }
+  }
+  return rel;
+}
+
+/** Writes a merge result over the target directory: changed entries written, entries gone from the result removed. */
+async function writeMerge(
+  root: string,
+  ours: Map<string, Entry>,
+  entries: Map<string, MergedEntry>,
+  read: (e: FileEntry) => Promise<Buffer>,
+): Promise<void> {
+  const removed = [...ours.keys()].filter((p) => !entries.has(p)).sort().reverse();
+  for (const path of removed) {
+    const abs = join(root, path);
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isDirectory()) {
+      try {
+        rmdirSync(abs);
+      } catch {
+        // untracked files keep it
+      }
+    } else unlinkSync(abs);
+  }
+  for (const [path, entry] of [...entries].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const before = ours.get(path);
+    if (!isMergedFile(entry) && before && sameEntry(before, entry)) continue;
+    const abs = join(root, path);
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (entry.kind === 'dir') {
+      if (st && !st.isDirectory()) unlinkSync(abs);
+      if (!st?.isDirectory()) mkdirSync(abs, { recursive: true });
+      continue;
+    }
+    if (st?.isDirectory()) rmSync(abs, { recursive: true });
+    else if (st) unlinkSync(abs);
+    if (entry.kind === 'symlink') symlinkSync(entry.target, abs);
+    else {
+      const bytes = isMergedFile(entry) ? entry.content : await read(entry);
+      writeFileSync(abs, bytes);
+      chmodSync(abs, entry.exec ? 0o755 : 0o644);
+    }
+  }
+}
+
+

@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  ftruncateSync,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { childPath, type DirNode, type FileNode, type LinkNode, loadDir, type Node } from './model.js';
+import type { ObjectStore } from './objects.js';
+
+/**
+ * Turns a directory on disk from one tree into another, touching only the
+ * entries that differ (subtrees with equal digests are skipped unread). Each
+ * file is written to a temporary name beside it and renamed into place, so a
+ * reader never sees half a file. Paths the current tree does not track
+ * (ignored files, credentials) are never overwritten or removed.
+ */
+export interface PathChange {
+  path: string;
+  change: 'added' | 'changed' | 'removed';
+  kind: Node['kind'];
+}
+
+export interface ApplyContext {
+  root: string;
+  objects: ObjectStore;
+  /** false: only list the changes (a preview); nothing on disk or in the model moves. */
+  apply: boolean;
+  /** Limits the change to these paths and what lies below them (all when absent). */
+  only?: readonly string[];
+  /** Paths never written (credential paths): listed in `withheld`. */
+  withhold(path: string): boolean;
+  changes: PathChange[];
+  withheld: string[];
+  /** Entries left in place because something untracked (ignored or credential files) is in the way. */
+  blocked: string[];
+  /** Nodes written, to have their stat recorded once the apply is over. */
+  written: { path: string; node: FileNode | LinkNode }[];
+}
+
+export function applyContext(
+  root: string,
+  objects: ObjectStore,
+  apply: boolean,
+  withhold: (path: string) => boolean = () => false,
+  only?: readonly string[],
+): ApplyContext {
+  return { root, objects, apply, only, withhold, changes: [], withheld: [], blocked: [], written: [] };
+}
+
+/** Whether `path` lies in, or leads to, one of the paths the change is limited to. */
+function inScope(ctx: ApplyContext, path: string): boolean {
+  if (!ctx.only) return true;
+  return ctx.only.some((p) => p === path || path.startsWith(`${p}/`) || p.startsWith(`${path}/`));
+}
+
+/** Whether `path` lies in one of the paths (not merely on the way to one). */
+function covered(ctx: ApplyContext, path: string): boolean {
+  return !ctx.only || ctx.only.some((p) => p === path || path.startsWith(`${p}/`));
+}
+
+function isZero(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+/** Writes a file's chunks; all-zero chunks become holes, so sparse files stay sparse. */
+export async function writeFileNode(objects: ObjectStore, abs: string, node: FileNode): Promise<void> {
+  const temp = `${abs}.cairn-${randomBytes(6).toString('hex')}`;
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    let position = 0;
+    for (const digest of node.chunks) {
+      const bytes = await objects.get(digest);
+      if (!isZero(bytes)) {
+        let done = 0;
+        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+      }
+      position += bytes.length;
+    }
+    ftruncateSync(fd, node.size);
+    fchmodSync(fd, node.exec ? 0o755 : 0o644);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temp, abs);
+}
+
+function exists(abs: string): boolean {
+  return lstatSync(abs, { throwIfNoEntry: false }) !== undefined;
+}
+
+async function create(ctx: ApplyContext, rel: string, node: Node): Promise<boolean> {
+  if (node.kind !== 'dir' && ctx.withhold(rel)) {
+    ctx.withheld.push(rel);
+    return false;
+  }
+  const abs = join(ctx.root, rel);
+  if (ctx.apply && exists(abs)) {
+    ctx.blocked.push(rel);
+    return false;
+  }
+  ctx.changes.push({ path: rel, change: 'added', kind: node.kind });
+  if (node.kind === 'dir') {
+    if (ctx.apply) mkdirSync(abs);
+    const children = await loadDir(ctx.objects, node);
+    for (const [name, child] of [...children]) {
+      if (!(await create(ctx, childPath(rel, name), child)) && ctx.apply) {
+        children.delete(name);
+        node.tree = null;
+      }
+    }
+  } else if (ctx.apply) {
+    if (node.kind === 'file') await writeFileNode(ctx.objects, abs, node);
+    else symlinkSync(node.target, abs);
+    ctx.written.push({ path: rel, node });
+  }
+  return true;
+}
+
+/** Removes a tracked entry; returns false when something untracked kept a directory in place. */
+async function remove(ctx: ApplyContext, rel: string, node: Node): Promise<boolean> {
+  ctx.changes.push({ path: rel, change: 'removed', kind: node.kind });
+  if (!ctx.apply) {
+    if (node.kind === 'dir') {
+      for (const [name, child] of await loadDir(ctx.objects, node)) await remove(ctx, childPath(rel, name), child);
+    }
+    return true;
+  }
+  const abs = join(ctx.root, rel);
+  if (node.kind !== 'dir') {
+    try {
+      unlinkSync(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    return true;
+  }
+  const children = await loadDir(ctx.objects, node);
+  for (const [name, child] of [...children]) {
+    if (await remove(ctx, childPath(rel, name), child)) children.delete(name);
+  }
+  node.tree = null;
+  try {
+    rmdirSync(abs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+      ctx.blocked.push(rel);
+      return false;
+    }
+    if (code !== 'ENOENT') throw error;
+  }
+  return true;
+}
+
+/**
+ * Applies (or previews) the change from `current` to `target` below `rel`.
+ * When applying, `current` is updated in place to describe the disk
+ * afterwards; directories that changed lose their digest (seal recomputes it).
+ */
+export async function applyTree(ctx: ApplyContext, current: DirNode, target: DirNode, rel = ''): Promise<void> {
+  if (current.tree !== null && current.tree === target.tree) return;
+  const from = await loadDir(ctx.objects, current);
+  const to = await loadDir(ctx.objects, target);
+  const touch = () => {
+    if (ctx.apply) current.tree = null;
+  };
+  for (const [name, before] of [...from]) {
+    const path = childPath(rel, name);
+    if (!to.has(name) && covered(ctx, path)) {
+      touch();
+      if ((await remove(ctx, path, before)) && ctx.apply) from.delete(name);
+    }
+  }
+  for (const [name, after] of to) {
+    const path = childPath(rel, name);
+    if (!inScope(ctx, path)) continue;
+    const before = from.get(name);
+    if (before?.kind === 'dir' && after.kind === 'dir') {
+      await applyTree(ctx, before, after, path);
+      if (before.tree === null) touch();
+      continue;
+    }
+    if (!covered(ctx, path)) continue;
+    if (!before) {
+      touch();
+      if ((await create(ctx, path, after)) && ctx.apply) from.set(name, after);
+    } else if (before.kind === 'file' && after.kind === 'file' && before.chunks.join() === after.chunks.join()) {
+      if (before.exec !== after.exec) {
+        ctx.changes.push({ path, change: 'changed', kind: 'file' });
+        if (ctx.apply) {
+          touch();
+          chmodSync(join(ctx.root, path), after.exec ? 0o755 : 0o644);
+          before.exec = after.exec;
+          before.stat = null;
+          ctx.written.push({ path, node: before });
+        }
+      }
+    } else if (before.kind === 'symlink' && after.kind === 'symlink' && before.target === after.target) {
+      // unchanged
+    } else if (before.kind === 'file' && after.kind === 'file' && !ctx.withhold(path)) {
+      ctx.changes.push({ path, change: 'changed', kind: 'file' });
+      if (ctx.apply) {
+        touch();
+        await writeFileNode(ctx.objects, join(ctx.root, path), after);
+        from.set(name, after);
+        ctx.written.push({ path, node: after });
+      }
+    } else {
+      touch();
+      if (!(await remove(ctx, path, before))) continue;
+      if (ctx.apply) from.delete(name);
+      if ((await create(ctx, path, after)) && ctx.apply) from.set(name, after);
+    }
+  }
+}
+
+/** Writes a whole tree into an empty directory (a copy fork, or a restore into a new place). */
+export async function materialize(objects: ObjectStore, root: string, tree: DirNode): Promise<ApplyContext> {
+  const ctx = applyContext(root, objects, true);
+  for (const [name, child] of await loadDir(objects, tree)) await create(ctx, name, child);
+  return ctx;
+}

@@ -1,0 +1,283 @@
+import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { CairnError } from '../errors.js';
+import { chunkFile } from './chunker.js';
+import type { ObjectStore, PackWriter } from './objects.js';
+import { decodeTree, EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
+import type { Entry, EntryMap } from './types.js';
+
+/**
+ * A workspace's state in memory: the directory tree of its last snapshot,
+ * loaded lazily from tree objects, with the stat data seen when each file was
+ * last hashed (the stat cache, like git's index). A scan compares lstat
+ * results with it and re-reads only files whose stat changed; a directory
+ * whose digest is still known was not touched and is not rewritten.
+ */
+export interface StatKey {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  mode: number;
+  /** Modified so close to the scan that a later change could keep the same mtime: re-read next time. */
+  racy: boolean;
+}
+
+export interface FileNode {
+  kind: 'file';
+  size: number;
+  exec: boolean;
+  chunks: string[];
+  stat: StatKey | null;
+}
+
+export interface LinkNode {
+  kind: 'symlink';
+  target: string;
+  stat: StatKey | null;
+}
+
+export interface DirNode {
+  kind: 'dir';
+  /** The tree digest while the directory is unchanged since it was last sealed; null once changed. */
+  tree: string | null;
+  /** null until loaded from `tree`. */
+  children: Map<string, Node> | null;
+  /** Files and bytes below, valid while `tree` is set. */
+  files: number;
+  bytes: number;
+}
+
+export type Node = FileNode | LinkNode | DirNode;
+
+export function dirNode(tree: string | null, files = 0, bytes = 0): DirNode {
+  return { kind: 'dir', tree, children: tree === null ? new Map() : null, files, bytes };
+}
+
+/** What a scan must know besides the model: where, what to skip, where new objects go. */
+export interface ScanContext {
+  root: string;
+  objects: ObjectStore;
+  writer: PackWriter;
+  /** true when a path must not be kept (ignore rules or a credential path); may record a finding. */
+  skip(path: string, isDir: boolean): boolean;
+  /** Checks one small file's bytes before they are stored; false keeps them out. */
+  admit(path: string, bytes: Buffer): Promise<boolean>;
+  /** Overlay workspaces: files absent from the upper directory are unchanged since the fork. */
+  upper?: string;
+  /** Milliseconds since the epoch when the scan began (for the racy check). */
+  startedMs: number;
+  /** Paths of entries the snapshot cannot hold (sockets, FIFOs, devices). */
+  unsupported: string[];
+}
+
+/** Timestamps on Linux filesystems advance in ticks of a few milliseconds: treat anything this recent as racy. */
+const RACY_MS = 50;
+
+export function statKeyOf(st: Stats, startedMs: number): StatKey {
+  return {
+    ino: st.ino,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    mode: st.mode,
+    racy: st.mtimeMs + RACY_MS >= startedMs || st.ctimeMs + RACY_MS >= startedMs,
+  };
+}
+
+function unchanged(key: StatKey | null, st: Stats): boolean {
+  return (
+    key !== null &&
+    !key.racy &&
+    key.ino === st.ino &&
+    key.size === st.size &&
+    key.mtimeMs === st.mtimeMs &&
+    key.ctimeMs === st.ctimeMs &&
+    key.mode === st.mode
+  );
+}
+
+export async function loadDir(objects: ObjectStore, node: DirNode): Promise<Map<string, Node>> {
+  if (node.children) return node.children;
+  const digest = node.tree as string;
+  const children = new Map<string, Node>();
+  if (digest !== EMPTY_TREE.digest) {
+    for (const item of decodeTree(digest, await objects.get(digest))) {
+      if (item.kind === 'file') {
+        children.set(item.name, { kind: 'file', size: item.size, exec: item.exec, chunks: item.chunks, stat: null });
+      } else if (item.kind === 'symlink') {
+        children.set(item.name, { kind: 'symlink', target: item.target, stat: null });
+      } else {
+        children.set(item.name, dirNode(item.tree, item.files, item.bytes));
+      }
+    }
+  }
+  node.children = children;
+  return children;
+}
+
+export function childPath(parent: string, name: string): string {
+  return parent === '' ? name : `${parent}/${name}`;
+}
+
+/** Looks a directory up by path, loading trees on the way; null when absent or not a directory. */
+export async function findDir(objects: ObjectStore, root: DirNode, path: string): Promise<DirNode[] | null> {
+  const chain: DirNode[] = [root];
+  if (path === '') return chain;
+  let node: DirNode = root;
+  for (const name of path.split('/')) {
+    const next = (await loadDir(objects, node)).get(name);
+    if (!next || next.kind !== 'dir') return null;
+    chain.push(next);
+    node = next;
+  }
+  return chain;
+}
+
+async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<FileNode | null> {
+  const chunks: string[] = [];
+  let size = 0;
+  let first = true;
+  for (const chunk of chunkFile(join(ctx.root, path), st.size)) {
+    if (first && chunk.bytes.length === st.size && !(await ctx.admit(path, chunk.bytes))) return null;
+    first = false;
+    await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes);
+    chunks.push(chunk.digest);
+    size += chunk.bytes.length;
+  }
+  if (size === 0 && !(await ctx.admit(path, Buffer.alloc(0)))) return null;
+  return { kind: 'file', size, exec: (st.mode & 0o100) !== 0, chunks, stat: statKeyOf(st, ctx.startedMs) };
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+/**
+ * Brings one directory node in line with the disk: its listing always, its
+ * subdirectories too when `deep`. Returns whether anything in it changed
+ * (its tree digest is then cleared, to be recomputed by `seal`).
+ */
+export async function rescan(ctx: ScanContext, node: DirNode, path: string, deep: boolean): Promise<boolean> {
+  const children = await loadDir(ctx.objects, node);
+  let listing: import('node:fs').Dirent[];
+  try {
+    listing = readdirSync(path === '' ? ctx.root : join(ctx.root, path), { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    listing = [];
+  }
+  let changed = false;
+  const seen = new Set<string>();
+  for (const dirent of listing) {
+    const name = dirent.name;
+    const rel = childPath(path, name);
+    if (ctx.skip(rel, dirent.isDirectory())) continue;
+    const st = lstatOrNull(join(ctx.root, rel));
+    if (!st) continue;
+    const existing = children.get(name);
+    if (st.isDirectory()) {
+      seen.add(name);
+      if (existing?.kind === 'dir') {
+        if (deep && (await rescan(ctx, existing, rel, true))) changed = true;
+      } else {
+        const fresh = dirNode(null);
+        await rescan(ctx, fresh, rel, true);
+        children.set(name, fresh);
+        changed = true;
+      }
+    } else if (st.isFile()) {
+      if (existing?.kind === 'file' && (unchanged(existing.stat, st) || (await sameAsLower(ctx, rel, existing, st)))) {
+        seen.add(name);
+        continue;
+      }
+      const hashed = await hashFile(ctx, rel, st);
+      if (!hashed) continue;
+      seen.add(name);
+      children.set(name, hashed);
+      if (!(existing?.kind === 'file' && sameFile(existing, hashed))) changed = true;
+    } else if (st.isSymbolicLink()) {
+      seen.add(name);
+      if (existing?.kind === 'symlink' && unchanged(existing.stat, st)) continue;
+      const target = readlinkSync(join(ctx.root, rel));
+      children.set(name, { kind: 'symlink', target, stat: statKeyOf(st, ctx.startedMs) });
+      if (!(existing?.kind === 'symlink' && existing.target === target)) changed = true;
+    } else {
+      ctx.unsupported.push(rel);
+    }
+  }
+  for (const name of [...children.keys()]) {
+    if (!seen.has(name)) {
+      children.delete(name);
+      changed = true;
+    }
+  }
+  if (changed) node.tree = null;
+  return changed;
+}
+
+function sameFile(a: FileNode, b: FileNode): boolean {
+  return a.exec === b.exec && a.size === b.size && a.chunks.join() === b.chunks.join();
+}
+
+/** Overlay: a file the upper directory does not hold is the lower one, unchanged since the fork. */
+async function sameAsLower(ctx: ScanContext, path: string, node: FileNode, st: Stats): Promise<boolean> {
+  if (ctx.upper === undefined || node.stat !== null) return false;
+  if (lstatOrNull(join(ctx.upper, path)) !== null) return false;
+  node.stat = statKeyOf(st, ctx.startedMs);
+  return true;
+}
+
+/** Computes the digests of changed directories bottom-up, queueing their tree objects. */
+export async function seal(writer: PackWriter, node: DirNode): Promise<string> {
+  if (node.tree !== null) return node.tree;
+  const items: TreeItem[] = [];
+  let files = 0;
+  let bytes = 0;
+  for (const [name, child] of node.children ?? []) {
+    if (child.kind === 'file') {
+      items.push({ name, kind: 'file', size: child.size, exec: child.exec, chunks: child.chunks });
+      files++;
+      bytes += child.size;
+    } else if (child.kind === 'symlink') {
+      items.push({ name, kind: 'symlink', target: child.target });
+    } else {
+      const tree = await seal(writer, child);
+      items.push({ name, kind: 'dir', tree, files: child.files, bytes: child.bytes });
+      files += child.files;
+      bytes += child.bytes;
+    }
+  }
+  const tree = encodeTree(items);
+  await writer.add(tree.digest, 'tree', tree.bytes);
+  node.tree = tree.digest;
+  node.files = files;
+  node.bytes = bytes;
+  return tree.digest;
+}
+
+/** Every entry of a tree by path, for diff and merge. */
+export async function flatten(objects: ObjectStore, node: DirNode, path = '', into: EntryMap = new Map()): Promise<EntryMap> {
+  for (const [name, child] of await loadDir(objects, node)) {
+    const rel = childPath(path, name);
+    let entry: Entry;
+    if (child.kind === 'file') entry = { kind: 'file', path: rel, size: child.size, exec: child.exec, chunks: child.chunks };
+    else if (child.kind === 'symlink') entry = { kind: 'symlink', path: rel, target: child.target };
+    else entry = { kind: 'dir', path: rel };
+    into.set(rel, entry);
+    if (child.kind === 'dir') await flatten(objects, child, rel, into);
+  }
+  return into;
+}
+
+export function notADirectory(path: string): CairnError {
+  return new CairnError('INVALID_ARGUMENT', `"${path}" is not a directory in this snapshot: pass a directory path`, {
+    path,
+  });
+}

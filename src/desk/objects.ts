@@ -1,0 +1,231 @@
+import type { BlobStore } from '../blob/blob-store.js';
+import { CairnError } from '../errors.js';
+import type { Engine, SqlExecutor } from '../storage/engine.js';
+import { digestOf } from './chunker.js';
+
+/**
+ * The desk's object store. Objects (file chunks and tree manifests) are
+ * immutable and named by their sha256; new objects of one checkpoint are
+ * appended to packs of up to PACK_BYTES, each pack one blob. The index
+ * (`desk_objects`) maps a digest to its pack range; an object is re-hashed
+ * on every read and a mismatch is CORRUPT, never returned.
+ *
+ * Write order (content first, pointer last): a pack is announced
+ * (`desk_packs` state `writing`), then stored, and only the transaction that
+ * records the snapshot indexes its objects and marks the pack `live`. A crash
+ * anywhere before leaves an unreferenced pack that GC removes.
+ */
+export const PACK_BYTES = 16 * 1024 * 1024;
+const BATCH = 400;
+
+export type ObjectKind = 'chunk' | 'tree';
+
+export interface IndexRow {
+  digest: string;
+  kind: ObjectKind;
+  pack: string;
+  off: number;
+  len: number;
+}
+
+function placeholders(n: number): string {
+  return new Array(n).fill('?').join(', ');
+}
+
+/** Runs `fn` over `items` in slices small enough for one statement's parameters. */
+export async function inBatches<T>(items: readonly T[], fn: (slice: readonly T[]) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += BATCH) await fn(items.slice(i, i + BATCH));
+}
+
+export async function findObjects(
+  tx: SqlExecutor,
+  tenant: string,
+  digests: readonly string[],
+): Promise<Map<string, IndexRow>> {
+  const found = new Map<string, IndexRow>();
+  await inBatches(digests, async (slice) => {
+    const rows = await tx.all<IndexRow>(
+      `SELECT digest, kind, pack, off, len FROM desk_objects WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`,
+      [tenant, ...slice],
+    );
+    for (const row of rows) found.set(row.digest, { ...row, off: Number(row.off), len: Number(row.len) });
+  });
+  return found;
+}
+
+export class ObjectStore {
+  private readonly located = new Map<string, IndexRow>();
+
+  constructor(
+    readonly engine: Engine,
+    readonly blobs: BlobStore,
+    readonly tenant: string,
+  ) {}
+
+  /** The bytes of an object, re-hashed; NOT_FOUND when unindexed, CORRUPT when they do not match. */
+  async get(digest: string): Promise<Buffer> {
+    let row = this.located.get(digest);
+    if (!row) {
+      row = (await this.engine.read(this.tenant, (tx) => findObjects(tx, this.tenant, [digest]))).get(digest);
+      if (!row) {
+        throw new CairnError('NOT_FOUND', `desk object ${digest} is not in the store: the snapshot that names it is damaged`, {
+          digest,
+        });
+      }
+      this.remember(row);
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await this.blobs.getRange(this.tenant, row.pack, row.off, row.len);
+    } catch (error) {
+      // GC may have repacked the object since it was located: look it up once more.
+      this.located.delete(digest);
+      if ((error as CairnError).code !== 'NOT_FOUND' || !(await this.relocated(digest, row))) throw error;
+      return this.get(digest);
+    }
+    const actual = digestOf(bytes);
+    if (actual !== digest) {
+      throw new CairnError(
+        'CORRUPT',
+        `desk object ${digest} is corrupt (pack ${row.pack} at ${row.off} holds bytes hashing to ${actual}): restore the store from a backup`,
+        { digest, pack: row.pack, offset: row.off, actual },
+      );
+    }
+    return bytes;
+  }
+
+  private async relocated(digest: string, was: IndexRow): Promise<boolean> {
+    const now = (await this.engine.read(this.tenant, (tx) => findObjects(tx, this.tenant, [digest]))).get(digest);
+    return now !== undefined && (now.pack !== was.pack || now.off !== was.off);
+  }
+
+  remember(row: IndexRow): void {
+    if (this.located.size > 100_000) this.located.clear();
+    this.located.set(row.digest, row);
+  }
+
+  forget(): void {
+    this.located.clear();
+  }
+
+  writer(now: () => number): PackWriter {
+    return new PackWriter(this, now);
+  }
+}
+
+/**
+ * Collects the new objects of one checkpoint into packs. `add` skips objects
+ * already indexed (asked in batches) or already added; `commit` (inside the
+ * snapshot's transaction) indexes what was written and re-checks that every
+ * reused object is still there, so a concurrent GC cannot leave the new
+ * snapshot pointing at nothing.
+ */
+export class PackWriter {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  private partRows: IndexRow[] = [];
+  private readonly written = new Map<string, IndexRow>();
+  private readonly reused = new Set<string>();
+  private readonly packs: string[] = [];
+  private pending: { digest: string; kind: ObjectKind; bytes: Buffer }[] = [];
+  private pendingBytes = 0;
+  addedBytes = 0;
+  /** A preview: objects are counted but never stored. */
+  dryRun = false;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly now: () => number,
+  ) {}
+
+  /** Queues an object; it is stored by the next flush unless the index already has it. */
+  async add(digest: string, kind: ObjectKind, bytes: Buffer): Promise<void> {
+    if (this.dryRun) return;
+    if (this.written.has(digest) || this.reused.has(digest)) return;
+    this.pending.push({ digest, kind, bytes });
+    this.pendingBytes += bytes.length;
+    if (this.pending.length >= BATCH || this.pendingBytes >= PACK_BYTES) await this.resolvePending();
+  }
+
+  /** Asks the index about the queued objects and appends the unknown ones to the current pack. */
+  private async resolvePending(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const fresh = batch.filter((o) => !this.written.has(o.digest) && !this.reused.has(o.digest));
+    if (fresh.length === 0) return;
+    const known = await this.store.engine.read(this.store.tenant, (tx) =>
+      findObjects(tx, this.store.tenant, [...new Set(fresh.map((o) => o.digest))]),
+    );
+    for (const object of fresh) {
+      if (known.has(object.digest)) {
+        this.reused.add(object.digest);
+        continue;
+      }
+      if (this.written.has(object.digest)) continue;
+      const row: IndexRow = { digest: object.digest, kind: object.kind, pack: '', off: this.partBytes, len: object.bytes.length };
+      this.parts.push(object.bytes);
+      this.partBytes += object.bytes.length;
+      this.partRows.push(row);
+      this.written.set(object.digest, row);
+      this.addedBytes += object.bytes.length;
+      if (this.partBytes >= PACK_BYTES) await this.flushPack();
+    }
+  }
+
+  private async flushPack(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const bytes = Buffer.concat(this.parts, this.partBytes);
+    const rows = this.partRows;
+    this.parts = [];
+    this.partBytes = 0;
+    this.partRows = [];
+    const digest = digestOf(bytes);
+    const { engine, tenant, blobs } = this.store;
+    await engine.write(tenant, (tx) =>
+      tx.run(
+        `INSERT INTO desk_packs (tenant, digest, state, size, created_at) VALUES (?, ?, 'writing', ?, ?)
+         ON CONFLICT (tenant, digest) DO NOTHING`,
+        [tenant, digest, bytes.length, this.now()],
+      ),
+    );
+    await blobs.put(tenant, bytes);
+    for (const row of rows) row.pack = digest;
+    this.packs.push(digest);
+  }
+
+  /** Stores everything still buffered; call before the snapshot's transaction. */
+  async flush(): Promise<void> {
+    await this.resolvePending();
+    await this.flushPack();
+  }
+
+  /**
+   * Inside the snapshot's transaction: indexes the new objects, marks their
+   * packs live, and checks that the reused ones (plus `alsoNamed`) are still
+   * indexed. Returns the digests that went missing (a concurrent GC); the
+   * caller then retries the checkpoint.
+   */
+  async commit(tx: SqlExecutor, alsoNamed: Iterable<string> = []): Promise<string[]> {
+    const tenant = this.store.tenant;
+    const expected = [...new Set([...this.reused, ...alsoNamed])].filter((d) => !this.written.has(d));
+    const present = await findObjects(tx, tenant, expected);
+    const missing = expected.filter((d) => !present.has(d));
+    if (missing.length > 0) return missing;
+    await inBatches([...this.written.values()], async (slice) => {
+      await tx.run(
+        `INSERT INTO desk_objects (tenant, digest, kind, pack, off, len) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (tenant, digest) DO NOTHING`,
+        slice.flatMap((r) => [tenant, r.digest, r.kind, r.pack, r.off, r.len]),
+      );
+    });
+    await inBatches(this.packs, async (slice) => {
+      await tx.run(`UPDATE desk_packs SET state = 'live' WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`, [
+        tenant,
+        ...slice,
+      ]);
+    });
+    for (const row of this.written.values()) this.store.remember(row);
+    return [];
+  }
+}

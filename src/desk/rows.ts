@@ -1,0 +1,176 @@
+import type { SqlExecutor } from '../storage/engine.js';
+import { CairnError, notFound } from '../errors.js';
+
+export type Driver = 'plain' | 'copy' | 'overlay';
+export type SnapshotKind = 'checkpoint' | 'restore' | 'merge';
+
+export interface WorkspaceRow {
+  tenant: string;
+  id: string;
+  host: string;
+  path: string;
+  session: string;
+  branch: string;
+  driver: Driver;
+  state: 'attached' | 'detached';
+  base_snapshot: string;
+  head_snapshot: string;
+  forked_from: string;
+  created_at: number;
+}
+
+export interface SnapshotRow {
+  tenant: string;
+  id: string;
+  workspace: string;
+  kind: SnapshotKind;
+  root: string;
+  parent: string;
+  event: string;
+  files: number;
+  bytes: number;
+  added_bytes: number;
+  created_at: number;
+}
+
+/** A directory bound to a session branch. */
+export interface Workspace {
+  id: string;
+  dir: string;
+  host: string;
+  session: string;
+  branch: string;
+  driver: Driver;
+  state: 'attached' | 'detached';
+  /** The snapshot this workspace started from (its fork point, or its first checkpoint). */
+  baseSnapshot: string;
+  headSnapshot: string;
+  /** The workspace it was forked from; '' when attached directly. */
+  forkedFrom: string;
+  createdAt: number;
+}
+
+export interface Snapshot {
+  id: string;
+  workspace: string;
+  kind: SnapshotKind;
+  /** Digest of the root tree. */
+  root: string;
+  /** The snapshot it followed; '' for a workspace's first. */
+  parent: string;
+  /** The log event that records it on the workspace's branch. */
+  event: string;
+  files: number;
+  bytes: number;
+  /** Bytes of new objects this snapshot stored (the rest was already in the store). */
+  addedBytes: number;
+  createdAt: number;
+}
+
+export const WORKSPACE_COLUMNS =
+  'tenant, id, host, path, session, branch, driver, state, base_snapshot, head_snapshot, forked_from, created_at';
+export const SNAPSHOT_COLUMNS = 'tenant, id, workspace, kind, root, parent, event, files, bytes, added_bytes, created_at';
+
+export function toWorkspace(r: WorkspaceRow): Workspace {
+  return {
+    id: r.id,
+    dir: r.path,
+    host: r.host,
+    session: r.session,
+    branch: r.branch,
+    driver: r.driver,
+    state: r.state,
+    baseSnapshot: r.base_snapshot,
+    headSnapshot: r.head_snapshot,
+    forkedFrom: r.forked_from,
+    createdAt: Number(r.created_at),
+  };
+}
+
+export function toSnapshot(r: SnapshotRow): Snapshot {
+  return {
+    id: r.id,
+    workspace: r.workspace,
+    kind: r.kind,
+    root: r.root,
+    parent: r.parent,
+    event: r.event,
+    files: Number(r.files),
+    bytes: Number(r.bytes),
+    addedBytes: Number(r.added_bytes),
+    createdAt: Number(r.created_at),
+  };
+}
+
+function normalise<T extends { files?: unknown; bytes?: unknown; added_bytes?: unknown; created_at: unknown }>(r: T): T {
+  const out = { ...r, created_at: Number(r.created_at) };
+  for (const key of ['files', 'bytes', 'added_bytes'] as const) {
+    if (key in r) (out as Record<string, unknown>)[key] = Number(r[key]);
+  }
+  return out;
+}
+
+export async function workspaceRow(tx: SqlExecutor, tenant: string, id: string, lock = ''): Promise<WorkspaceRow> {
+  const row = await tx.get<WorkspaceRow>(
+    `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND id = ? ${lock}`,
+    [tenant, id],
+  );
+  if (!row) throw notFound('workspace', id);
+  return normalise(row);
+}
+
+export async function snapshotRow(tx: SqlExecutor, tenant: string, id: string): Promise<SnapshotRow> {
+  const row = await tx.get<SnapshotRow>(`SELECT ${SNAPSHOT_COLUMNS} FROM desk_snapshots WHERE tenant = ? AND id = ?`, [
+    tenant,
+    id,
+  ]);
+  if (!row) throw notFound('snapshot', id);
+  return normalise(row);
+}
+
+export async function insertSnapshot(tx: SqlExecutor, r: SnapshotRow): Promise<void> {
+  await tx.run(`INSERT INTO desk_snapshots (${SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    r.tenant,
+    r.id,
+    r.workspace,
+    r.kind,
+    r.root,
+    r.parent,
+    r.event,
+    r.files,
+    r.bytes,
+    r.added_bytes,
+    r.created_at,
+  ]);
+}
+
+export async function insertWorkspace(tx: SqlExecutor, r: WorkspaceRow): Promise<void> {
+  try {
+    await tx.run(`INSERT INTO desk_workspaces (${WORKSPACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      r.tenant,
+      r.id,
+      r.host,
+      r.path,
+      r.session,
+      r.branch,
+      r.driver,
+      r.state,
+      r.base_snapshot,
+      r.head_snapshot,
+      r.forked_from,
+      r.created_at,
+    ]);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw alreadyAttached(r.path);
+    throw error;
+  }
+}
+
+export function alreadyAttached(path: string, id?: string): CairnError {
+  return new CairnError(
+    'CONFLICT',
+    `${path} is already attached${id ? ` as workspace ${id}` : ''}: use that workspace, or detach it first`,
+    { path, ...(id ? { workspace: id } : {}) },
+  );
+}

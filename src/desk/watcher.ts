@@ -1,0 +1,118 @@
+import { type FSWatcher, lstatSync, readdirSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomHex } from '../ids.js';
+import { childPath } from './model.js';
+
+/** Files the watcher writes into the workspace root to learn that every earlier event has arrived; never snapshotted. */
+export const COOKIE_PREFIX = '.cairn-cookie-';
+
+/**
+ * Tracks which directories changed since the last drain, with one inotify
+ * watch per directory (`fs.watch`, not recursive: Node 20's recursive mode on
+ * Linux polls). A drain first writes a cookie file into the root and waits
+ * for its event: events are queued in order, so every change made before the
+ * drain began has then been seen (the same trick as watchman's cookies).
+ * Anything it cannot vouch for (a watch that failed, the inotify limit)
+ * makes the next drain answer 'all', i.e. a full stat-cache scan.
+ */
+export class DirWatcher {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private dirty = new Set<string>();
+  private lost = false;
+  private readonly cookies = new Map<string, () => void>();
+
+  constructor(
+    private readonly root: string,
+    private readonly skip: (path: string, isDir: boolean) => boolean,
+  ) {
+    this.watchTree('');
+  }
+
+  private watchTree(rel: string): void {
+    if (this.watchers.has(rel)) return;
+    const abs = rel === '' ? this.root : join(this.root, rel);
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(abs, { persistent: false }, (_event, name) => this.onEvent(rel, name));
+    } catch {
+      this.lost = true;
+      return;
+    }
+    watcher.on('error', () => {
+      this.lost = true;
+      watcher.close();
+      this.watchers.delete(rel);
+    });
+    this.watchers.set(rel, watcher);
+    let names: import('node:fs').Dirent[] = [];
+    try {
+      names = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of names) {
+      const child = childPath(rel, d.name);
+      if (d.isDirectory() && !this.skip(child, true)) this.watchTree(child);
+    }
+  }
+
+  private onEvent(rel: string, name: string | Buffer | null): void {
+    if (name === null) {
+      this.lost = true;
+      return;
+    }
+    const text = name.toString();
+    if (rel === '' && text.startsWith(COOKIE_PREFIX)) {
+      this.cookies.get(text)?.();
+      return;
+    }
+    this.dirty.add(rel);
+    const child = childPath(rel, text);
+    const st = lstatSync(join(this.root, child), { throwIfNoEntry: false });
+    if (st?.isDirectory()) {
+      if (!this.skip(child, true) && !this.watchers.has(child)) {
+        this.watchTree(child);
+        this.dirty.add(child);
+      }
+    } else {
+      // Gone or no longer a directory: drop its watches and those below.
+      for (const [path, watcher] of this.watchers) {
+        if (path === child || path.startsWith(`${child}/`)) {
+          watcher.close();
+          this.watchers.delete(path);
+        }
+      }
+    }
+  }
+
+  /** The directories changed since the previous drain, or 'all' when the watcher cannot tell. */
+  async drain(): Promise<Set<string> | 'all'> {
+    const cookie = `${COOKIE_PREFIX}${randomHex(8)}`;
+    const path = join(this.root, cookie);
+    const seen = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 2000);
+      this.cookies.set(cookie, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    try {
+      writeFileSync(path, '');
+      unlinkSync(path);
+    } catch {
+      this.lost = true;
+    }
+    const arrived = await seen;
+    this.cookies.delete(cookie);
+    const lost = this.lost || !arrived || !this.watchers.has('');
+    const dirty = this.dirty;
+    this.dirty = new Set();
+    this.lost = false;
+    return lost ? 'all' : dirty;
+  }
+
+  close(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+}
