@@ -1,6 +1,20 @@
 export type { BlobStore } from './blob/blob-store.js';
 export { FsBlobStore } from './blob/fs/fs-blob-store.js';
 export { connect, RemoteFabric } from './client/remote-fabric.js';
+export {
+  type CheckpointResult,
+  Desk,
+  type DeskOptions,
+  type GcReport,
+  type MergeResult,
+  type RestorePreview,
+  type RestoreResult,
+  type VerifyReport,
+} from './desk/desk.js';
+export type { DiffItem } from './desk/diff.js';
+export type { SecretFinding, SecretPolicy } from './desk/guard.js';
+export type { MergeConflict } from './desk/merge.js';
+export type { Snapshot, Workspace } from './desk/rows.js';
 export { EmbeddedFabric } from './embedded-fabric.js';
 export { CairnError, type CairnErrorJSON, ERROR_CODES, type ErrorCode, isCairnError } from './errors.js';
 export type { Fabric } from './fabric.js';
@@ -18,17 +32,3 @@ export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
 export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
 export { openFabric, Store } from './store.js';
 export type * from './types.js';
-export {
-  type CheckpointResult,
-  Desk,
-  type DeskOptions,
-  type GcReport,
-  type MergeResult,
-  type RestorePreview,
-  type RestoreResult,
-  type VerifyReport,
-} from './desk/desk.js';
-export type { DiffItem } from './desk/diff.js';
-export type { SecretFinding, SecretPolicy } from './desk/guard.js';
-export type { MergeConflict } from './desk/merge.js';
-export type { Snapshot, Workspace } from './desk/rows.js';

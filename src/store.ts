@@ -35,15 +35,29 @@ export class Store {
    * names this machine (a directory is attached once per host); the CLI
    * passes the hostname.
    */
-  desk(who: Identity, options: Omit<DeskOptions, 'engine' | 'blobs' | 'who' | 'stateDir' | 'host'> & {
-    stateDir?: string;
-    host?: string;
-  } = {}): Desk {
+  desk(
+    who: Identity,
+    options: Omit<DeskOptions, 'engine' | 'blobs' | 'who' | 'stateDir' | 'host'> & {
+      stateDir?: string;
+      host?: string;
+    } = {},
+  ): Desk {
     const stateDir = options.stateDir ?? this.deskDir;
     if (stateDir === undefined) {
-      throw new CairnError('INVALID_ARGUMENT', 'this store has no local folder: pass stateDir for the desk state', {});
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        'this store has no local folder: pass stateDir for the desk state',
+        {},
+      );
     }
-    return new Desk({ ...options, engine: this.engine, blobs: this.blobs, who, stateDir, host: options.host ?? 'local' });
+    return new Desk({
+      ...options,
+      engine: this.engine,
+      blobs: this.blobs,
+      who,
+      stateDir,
+      host: options.host ?? 'local',
+    });
   }
 
   /** A fabric acting as the given identity. */

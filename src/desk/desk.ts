@@ -16,13 +16,20 @@ import {
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError, notFound } from '../errors.js';
-import { authorize, type Action } from '../identity/access-gate.js';
+import { type Action, authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import * as log from '../log/session-log.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { CairnEvent, EventPage, Identity } from '../types.js';
 import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
-import { credentialPathRule, createPathFilter, guardFailure, type SecretFinding, type SecretPolicy, scanFile } from './guard.js';
+import {
+  createPathFilter,
+  credentialPathRule,
+  guardFailure,
+  type SecretFinding,
+  type SecretPolicy,
+  scanFile,
+} from './guard.js';
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
 import { isMergedFile, type MergeConflict, type MergedEntry, mergeTrees } from './merge.js';
 import {
@@ -36,7 +43,7 @@ import {
   seal,
   statKeyOf,
 } from './model.js';
-import { ObjectStore, type PackWriter } from './objects.js';
+import { inBatches, ObjectStore, type PackWriter } from './objects.js';
 import { isMounted, mountOverlay, overlaySupported, unmountOverlay } from './overlay.js';
 import {
   alreadyAttached,
@@ -121,10 +128,12 @@ export interface VerifyReport {
 }
 
 export interface GcReport {
+  /** Snapshot rows removed by the retention rule (`keepLast`). */
+  expiredSnapshots: number;
+  /** Objects reachable from the remaining snapshots. */
   marked: number;
   removedObjects: number;
   removedPacks: number;
-  repackedPacks: number;
   freedBytes: number;
 }
 
@@ -186,16 +195,21 @@ export class Desk {
   /** Resolves a directory argument: absolute, existing, a real directory (not a link to one), outside the store's state. */
   private resolveDir(dir: string, mustExist = true): string {
     if (typeof dir !== 'string' || !isAbsolute(dir)) {
-      throw invalid(`workspace directory "${String(dir)}" is not an absolute path: pass an absolute path`, { dir });
+      throw invalid(`workspace directory "${String(dir)}" is not an absolute path: pass an absolute path`, {
+        dir,
+      });
     }
     if (!mustExist) return dir;
     const st = lstatSync(dir, { throwIfNoEntry: false });
     if (!st) throw notFound('directory', dir);
-    if (!st.isDirectory()) throw invalid(`${dir} is not a directory (a symlink or a file): pass the directory itself`, { dir });
+    if (!st.isDirectory())
+      throw invalid(`${dir} is not a directory (a symlink or a file): pass the directory itself`, { dir });
     const real = realpathSync(dir);
     const state = realpathSync(this.ensureStateDir());
     if (real === state || real.startsWith(state + sep) || state.startsWith(real + sep)) {
-      throw invalid(`${dir} overlaps the desk's own state folder ${state}: attach a directory outside it`, { dir });
+      throw invalid(`${dir} overlaps the desk's own state folder ${state}: attach a directory outside it`, {
+        dir,
+      });
     }
     return real;
   }
@@ -208,15 +222,19 @@ export class Desk {
   // ---- workspaces -------------------------------------------------------
 
   /** Binds a directory to a session branch and takes its first snapshot. */
-  async attach(input: { dir: string; session?: string; branch?: string }): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
+  async attach(input: {
+    dir: string;
+    session?: string;
+    branch?: string;
+  }): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
     authorize(this.options.who, 'desk.write');
     const path = this.resolveDir(input.dir);
     const branch = input.branch ?? 'main';
     const clash = await this.read('desk.read', (tx) =>
-      tx.get<{ id: string }>(`SELECT id FROM desk_workspaces WHERE host = ? AND path = ? AND state = 'attached'`, [
-        this.options.host,
-        path,
-      ]),
+      tx.get<{ id: string }>(
+        `SELECT id FROM desk_workspaces WHERE host = ? AND path = ? AND state = 'attached'`,
+        [this.options.host, path],
+      ),
     );
     if (clash) throw alreadyAttached(path, clash.id);
     let session = input.session;
@@ -244,7 +262,12 @@ export class Desk {
       force: true,
       beforeCommit: async (tx, snapshotId) => {
         if (session === undefined) {
-          const created = await log.createSession(tx, this.options.who, { title: path, meta: { workspace: id } }, this.now());
+          const created = await log.createSession(
+            tx,
+            this.options.who,
+            { title: path, meta: { workspace: id } },
+            this.now(),
+          );
           session = created.id;
           row.session = created.id;
         }
@@ -263,7 +286,9 @@ export class Desk {
 
   async listWorkspaces(): Promise<Workspace[]> {
     const rows = await this.read('desk.read', (tx) =>
-      tx.all<WorkspaceRow>(`SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? ORDER BY id`, [this.tenant]),
+      tx.all<WorkspaceRow>(`SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? ORDER BY id`, [
+        this.tenant,
+      ]),
     );
     return rows.map((r) => toWorkspace({ ...r, created_at: Number(r.created_at) }));
   }
@@ -306,7 +331,8 @@ export class Desk {
       ignoreText: null,
     };
     if (row.driver === 'overlay') handle.upper = this.overlayLayout(row.id).upper;
-    if (this.options.watch) handle.watcher = new DirWatcher(row.path, (p, d) => this.skipPath(handle, p, d, null));
+    if (this.options.watch)
+      handle.watcher = new DirWatcher(row.path, (p, d) => this.skipPath(handle, p, d, null));
     return handle;
   }
 
@@ -318,15 +344,22 @@ export class Desk {
       return { row, head: await snapshotRow(tx, this.tenant, row.head_snapshot) };
     });
     if (row.state !== 'attached') {
-      throw new CairnError('CONFLICT', `workspace ${id} is detached: attach its directory again to use it`, { workspace: id });
-    }
-    if (row.host !== this.options.host) {
-      throw new CairnError('CONFLICT', `workspace ${id} lives on host ${row.host}, not ${this.options.host}: run this there`, {
+      throw new CairnError('CONFLICT', `workspace ${id} is detached: attach its directory again to use it`, {
         workspace: id,
-        host: row.host,
       });
     }
-    if (row.driver === 'overlay' && !isMounted(row.path)) await this.mountFork(row, await this.snapshotById(row.base_snapshot));
+    if (row.host !== this.options.host) {
+      throw new CairnError(
+        'CONFLICT',
+        `workspace ${id} lives on host ${row.host}, not ${this.options.host}: run this there`,
+        {
+          workspace: id,
+          host: row.host,
+        },
+      );
+    }
+    if (row.driver === 'overlay' && !isMounted(row.path))
+      await this.mountFork(row, await this.snapshotById(row.base_snapshot));
     const cache = loadStatCache(this.statCachePath(id), head.id);
     const root = cache ?? dirNode(head.root, Number(head.files), Number(head.bytes));
     const handle = this.newHandle(row, root, head);
@@ -436,10 +469,24 @@ export class Desk {
       try {
         return await this.snapshotOnce(h, kind, extra);
       } catch (error) {
-        if (!(error instanceof Retry) || attempt >= RETRIES) throw error;
+        if (!(error instanceof Retry)) throw error;
+        if (attempt >= RETRIES) {
+          throw new CairnError(
+            'CONFLICT',
+            `workspace ${h.row.id} kept changing under this checkpoint (${error.message}): try again`,
+            { workspace: h.row.id },
+          );
+        }
         this.objects.forget();
         if (h.head.id !== '') {
-          h.root = dirNode(h.head.root, Number(h.head.files), Number(h.head.bytes));
+          // Start again from the head as the store has it now (another process may have moved it).
+          const { row, head } = await this.read('desk.read', async (tx) => {
+            const row = await workspaceRow(tx, this.tenant, h.row.id);
+            return { row, head: await snapshotRow(tx, this.tenant, row.head_snapshot) };
+          });
+          h.row = row;
+          h.head = head;
+          h.root = dirNode(head.root, Number(head.files), Number(head.bytes));
           h.fullScan = true;
         }
       }
@@ -521,7 +568,11 @@ export class Desk {
       );
       row.event = event.id;
       await insertSnapshot(tx, row);
-      await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [id, this.tenant, h.row.id]);
+      await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [
+        id,
+        this.tenant,
+        h.row.id,
+      ]);
     });
     h.head = row;
     h.row.head_snapshot = id;
@@ -549,7 +600,11 @@ export class Desk {
    * Lists what restoring a snapshot would change: files added, changed and
    * removed, the log events after it, and credentials it would not write.
    */
-  async previewRestore(workspace: string, snapshot: string, options: { paths?: string[] } = {}): Promise<RestorePreview> {
+  async previewRestore(
+    workspace: string,
+    snapshot: string,
+    options: { paths?: string[] } = {},
+  ): Promise<RestorePreview> {
     authorize(this.options.who, 'desk.read');
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, options.paths);
@@ -578,7 +633,12 @@ export class Desk {
     while (from !== null) {
       const start: number = from;
       const page: EventPage = await this.read('log.read', (tx) =>
-        log.readBranch(tx, this.options.who, { session: h.row.session, branch: h.row.branch, from: start, limit: 1000 }),
+        log.readBranch(tx, this.options.who, {
+          session: h.row.session,
+          branch: h.row.branch,
+          from: start,
+          limit: 1000,
+        }),
       );
       if (start === event.seq && page.events[0]?.id !== target.event) return [];
       out.push(...page.events.filter((e: CairnEvent) => e.seq > event.seq));
@@ -592,7 +652,11 @@ export class Desk {
    * state first (so the restore can be undone), then rewrites only the
    * entries that differ. Never writes a credential path.
    */
-  async restore(workspace: string, snapshot: string, options: { paths?: string[] } = {}): Promise<RestoreResult> {
+  async restore(
+    workspace: string,
+    snapshot: string,
+    options: { paths?: string[] } = {},
+  ): Promise<RestoreResult> {
     authorize(this.options.who, 'desk.write');
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, options.paths);
@@ -607,9 +671,8 @@ export class Desk {
         node.stat = st ? statKeyOf(st, settled) : null;
       }
       h.fullScan = h.watcher === undefined && h.row.driver !== 'overlay';
-      const after = (
-        await this.snapshot(h, 'restore', { force: true, payload: { restored: target.id } })
-      ).snapshot;
+      const after = (await this.snapshot(h, 'restore', { force: true, payload: { restored: target.id } }))
+        .snapshot;
       return {
         snapshot: toSnapshot(target),
         before,
@@ -629,7 +692,13 @@ export class Desk {
    * directory of a workspace (`to` omitted): paths, unified patches for text,
    * sizes for binaries.
    */
-  async diff(input: { from: string; to?: string; workspace?: string; patches?: boolean; paths?: string[] }): Promise<DiffItem[]> {
+  async diff(input: {
+    from: string;
+    to?: string;
+    workspace?: string;
+    patches?: boolean;
+    paths?: string[];
+  }): Promise<DiffItem[]> {
     authorize(this.options.who, 'desk.read');
     const from = await this.snapshotById(input.from);
     let after: DirNode;
@@ -638,7 +707,8 @@ export class Desk {
       after = dirNode((await this.snapshotById(input.to)).root);
       only = input.paths?.map((p) => normalisePath(p));
     } else {
-      if (input.workspace === undefined) throw invalid('diff needs `to` (a snapshot) or `workspace` (its live directory)');
+      if (input.workspace === undefined)
+        throw invalid('diff needs `to` (a snapshot) or `workspace` (its live directory)');
       const result = await this.checkpoint(input.workspace);
       after = dirNode(result.snapshot.root);
       const h = await this.open(input.workspace);
@@ -683,7 +753,12 @@ export class Desk {
 
   private async mountFork(row: WorkspaceRow, base: SnapshotRow): Promise<void> {
     const layout = this.overlayLayout(row.id);
-    mountOverlay({ lower: await this.lowerFor(base), upper: layout.upper, work: layout.work, mountpoint: row.path });
+    mountOverlay({
+      lower: await this.lowerFor(base),
+      upper: layout.upper,
+      work: layout.work,
+      mountpoint: row.path,
+    });
   }
 
   /**
@@ -700,7 +775,9 @@ export class Desk {
     authorize(this.options.who, 'branch.fork');
     const dir = this.resolveDir(input.dir, false);
     if (existsSync(dir) && !(lstatSync(dir).isDirectory() && isEmptyDir(dir))) {
-      throw invalid(`${dir} exists and is not an empty directory: fork into a new or empty directory`, { dir });
+      throw invalid(`${dir} exists and is not an empty directory: fork into a new or empty directory`, {
+        dir,
+      });
     }
     const canOverlay = overlaySupported(join(this.ensureStateDir(), 'probe'));
     if (input.driver === 'overlay' && !canOverlay) {
@@ -753,7 +830,9 @@ export class Desk {
       } catch (error) {
         if (driver === 'overlay') unmountOverlay(row.path);
         rmSync(this.overlayLayout(row.id).upper, { recursive: true, force: true });
-        if (driver === 'copy') for (const name of readdirSync(row.path)) rmSync(join(row.path, name), { recursive: true, force: true });
+        if (driver === 'copy')
+          for (const name of readdirSync(row.path))
+            rmSync(join(row.path, name), { recursive: true, force: true });
         throw error;
       }
       const handle = this.newHandle(row, tree, base);
@@ -773,25 +852,35 @@ export class Desk {
     authorize(this.options.who, 'desk.write');
     const row = await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, workspace));
     if (options.discard && row.forked_from === '') {
-      throw invalid(`workspace ${workspace} was attached, not forked: Cairn never deletes a directory it did not create`, {
-        workspace,
-      });
+      throw invalid(
+        `workspace ${workspace} was attached, not forked: Cairn never deletes a directory it did not create`,
+        {
+          workspace,
+        },
+      );
     }
     if (row.driver === 'overlay' && !options.discard) {
-      throw invalid(`workspace ${workspace} is an overlay fork: detach it with discard (merge it first to keep its changes)`, {
-        workspace,
-      });
+      throw invalid(
+        `workspace ${workspace} is an overlay fork: detach it with discard (merge it first to keep its changes)`,
+        {
+          workspace,
+        },
+      );
     }
     this.drop(workspace);
     await this.write('desk.write', (tx) =>
-      tx.run(`UPDATE desk_workspaces SET state = 'detached' WHERE tenant = ? AND id = ?`, [this.tenant, workspace]),
+      tx.run(`UPDATE desk_workspaces SET state = 'detached' WHERE tenant = ? AND id = ?`, [
+        this.tenant,
+        workspace,
+      ]),
     );
     if (options.discard) {
       if (row.driver === 'overlay') {
         unmountOverlay(row.path);
         rmSync(join(this.ensureStateDir(), 'forks', row.id), { recursive: true, force: true });
       } else {
-        for (const name of readdirSync(row.path)) rmSync(join(row.path, name), { recursive: true, force: true });
+        for (const name of readdirSync(row.path))
+          rmSync(join(row.path, name), { recursive: true, force: true });
       }
     }
     rmSync(this.statCachePath(workspace), { force: true });
@@ -803,7 +892,11 @@ export class Desk {
   private async mergeBase(from: WorkspaceRow, into: WorkspaceRow): Promise<string> {
     if (from.forked_from === into.id) return from.base_snapshot;
     if (into.forked_from === from.id) return into.base_snapshot;
-    if (from.forked_from !== '' && from.forked_from === into.forked_from && from.base_snapshot === into.base_snapshot) {
+    if (
+      from.forked_from !== '' &&
+      from.forked_from === into.forked_from &&
+      from.base_snapshot === into.base_snapshot
+    ) {
       return from.base_snapshot;
     }
     throw invalid(
@@ -820,7 +913,8 @@ export class Desk {
    */
   async merge(input: { from: string; into: string }): Promise<MergeResult> {
     authorize(this.options.who, 'desk.write');
-    if (input.from === input.into) throw invalid('a workspace cannot be merged into itself', { workspace: input.from });
+    if (input.from === input.into)
+      throw invalid('a workspace cannot be merged into itself', { workspace: input.from });
     const [fromRow, intoRow] = await this.read('desk.read', async (tx) => [
       await workspaceRow(tx, this.tenant, input.from),
       await workspaceRow(tx, this.tenant, input.into),
@@ -830,7 +924,9 @@ export class Desk {
     return this.withHandle(input.into, async (h) => {
       const ours = (await this.snapshot(h, 'checkpoint')).snapshot;
       const base = await this.snapshotById(baseId);
-      const maps = await Promise.all([base.root, ours.root, theirs.root].map((r) => flatten(this.objects, dirNode(r))));
+      const maps = await Promise.all(
+        [base.root, ours.root, theirs.root].map((r) => flatten(this.objects, dirNode(r))),
+      );
       const merged = await mergeTrees(maps[0]!, maps[1]!, maps[2]!, (e) => this.content(e), {
         ours: `${intoRow.branch} (${input.into})`,
         theirs: `${fromRow.branch} (${input.from})`,
@@ -839,7 +935,12 @@ export class Desk {
       h.fullScan = true;
       const result = await this.snapshot(h, 'merge', {
         force: true,
-        payload: { from: input.from, base: baseId, theirs: theirs.id, conflicts: merged.conflicts.map((c) => c.path) },
+        payload: {
+          from: input.from,
+          base: baseId,
+          theirs: theirs.id,
+          conflicts: merged.conflicts.map((c) => c.path),
+        },
       });
       return {
         snapshot: result.snapshot,
@@ -879,7 +980,11 @@ export class Desk {
       try {
         const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, s.event));
         if ((event.payload as { root?: string } | null)?.root !== s.root) {
-          throw new CairnError('CORRUPT', `snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`, {});
+          throw new CairnError(
+            'CORRUPT',
+            `snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`,
+            {},
+          );
         }
         await visit(s.root, true);
       } catch (error) {
@@ -889,7 +994,12 @@ export class Desk {
           snapshots: snapshots.length,
           objects: seen.size,
           bytes,
-          problem: { code: e.code ?? 'INTERNAL', message: e.message, snapshot: s.id, digest: e.data?.digest as string | undefined },
+          problem: {
+            code: e.code ?? 'INTERNAL',
+            message: e.message,
+            snapshot: s.id,
+            digest: e.data?.digest as string | undefined,
+          },
         };
       }
     }
@@ -897,17 +1007,21 @@ export class Desk {
   }
 
   /**
-   * Mark and sweep: marks every object reachable from a snapshot, then
-   * removes index rows of the rest, deletes packs left empty, repacks packs
-   * that are mostly garbage, and deletes packs abandoned mid-write longer
-   * than `graceMs` ago. Safe while checkpoints run: a checkpoint re-checks
+   * Retention, then mark and sweep: marks every object reachable from a
+   * snapshot, removes index rows of the rest, deletes packs left with no
+   * live object, and deletes packs abandoned mid-write more than `graceMs`
+   * ago. (A pack that is only partly garbage keeps its bytes until all of
+   * it is garbage: no repacking yet.) Safe while checkpoints run: a checkpoint re-checks
    * the objects it reuses when it commits, and the sweep re-marks any
    * snapshot that appeared after the mark.
    */
-  async gc(options: { graceMs?: number; onProgress?: (phase: string, done: number) => void } = {}): Promise<GcReport> {
+  async gc(
+    options: { graceMs?: number; keepLast?: number; onProgress?: (phase: string, done: number) => void } = {},
+  ): Promise<GcReport> {
     authorize(this.options.who, 'desk.gc');
     const graceMs = options.graceMs ?? 60 * 60 * 1000;
     const started = this.now();
+    const expired = options.keepLast === undefined ? 0 : await this.expireSnapshots(options.keepLast);
     const live = new Set<string>();
     const marked = new Set<string>();
     const mark = async (digest: string): Promise<void> => {
@@ -919,11 +1033,19 @@ export class Desk {
       }
       options.onProgress?.('mark', live.size);
     };
-    const report: GcReport = { marked: 0, removedObjects: 0, removedPacks: 0, repackedPacks: 0, freedBytes: 0 };
+    const report: GcReport = {
+      expiredSnapshots: expired,
+      marked: 0,
+      removedObjects: 0,
+      removedPacks: 0,
+      freedBytes: 0,
+    };
     const doomedPacks: string[] = [];
     for (let round = 0; ; round++) {
       const snaps = await this.read('desk.read', (tx) =>
-        tx.all<{ id: string; root: string }>('SELECT id, root FROM desk_snapshots WHERE tenant = ?', [this.tenant]),
+        tx.all<{ id: string; root: string }>('SELECT id, root FROM desk_snapshots WHERE tenant = ?', [
+          this.tenant,
+        ]),
       );
       for (const s of snaps) {
         if (!marked.has(s.id)) {
@@ -932,20 +1054,21 @@ export class Desk {
         }
       }
       const swept = await this.write('desk.gc', async (tx) => {
-        const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [this.tenant]);
+        const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [
+          this.tenant,
+        ]);
         if (now.some((s) => !marked.has(s.id))) return false;
         const rows = await tx.all<{ digest: string; pack: string; len: number }>(
           'SELECT digest, pack, len FROM desk_objects WHERE tenant = ?',
           [this.tenant],
         );
         const dead = rows.filter((r) => !live.has(r.digest));
-        for (let i = 0; i < dead.length; i += 400) {
-          const slice = dead.slice(i, i + 400);
+        await inBatches(dead, async (slice) => {
           await tx.run(
             `DELETE FROM desk_objects WHERE tenant = ? AND digest IN (${slice.map(() => '?').join(', ')})`,
             [this.tenant, ...slice.map((r) => r.digest)],
           );
-        }
+        });
         report.removedObjects = dead.length;
         const used = new Set(rows.filter((r) => live.has(r.digest)).map((r) => r.pack));
         const packs = await tx.all<{ digest: string; state: string; size: number; created_at: number }>(
@@ -963,7 +1086,12 @@ export class Desk {
         return true;
       });
       if (swept) break;
-      if (round > 10) throw new CairnError('UNAVAILABLE', 'gc could not keep up with new snapshots: run it again later', {});
+      if (round > 10)
+        throw new CairnError(
+          'UNAVAILABLE',
+          'gc could not keep up with new snapshots: run it again later',
+          {},
+        );
     }
     report.marked = live.size;
     for (const digest of doomedPacks) {
@@ -973,10 +1101,50 @@ export class Desk {
     return report;
   }
 
+  /**
+   * Retention: keeps each workspace's newest `keepLast` snapshots, its head,
+   * and every snapshot a fork started from; removes the other snapshot rows.
+   * Their log events stay; restoring one of them is then NOT_FOUND.
+   */
+  private async expireSnapshots(keepLast: number): Promise<number> {
+    if (!Number.isSafeInteger(keepLast) || keepLast < 1) {
+      throw invalid(`keepLast must be a whole number of at least 1, not ${keepLast}`, { keepLast });
+    }
+    return this.write('desk.gc', async (tx) => {
+      const pinned = new Set<string>();
+      for (const w of await tx.all<{ head_snapshot: string; base_snapshot: string }>(
+        'SELECT head_snapshot, base_snapshot FROM desk_workspaces WHERE tenant = ?',
+        [this.tenant],
+      )) {
+        pinned.add(w.head_snapshot);
+        pinned.add(w.base_snapshot);
+      }
+      const rows = await tx.all<{ id: string; workspace: string }>(
+        'SELECT id, workspace FROM desk_snapshots WHERE tenant = ? ORDER BY workspace, created_at DESC, id DESC',
+        [this.tenant],
+      );
+      const seen = new Map<string, number>();
+      const doomed: string[] = [];
+      for (const r of rows) {
+        const rank = (seen.get(r.workspace) ?? 0) + 1;
+        seen.set(r.workspace, rank);
+        if (rank > keepLast && !pinned.has(r.id)) doomed.push(r.id);
+      }
+      await inBatches(doomed, async (slice) => {
+        await tx.run(
+          `DELETE FROM desk_snapshots WHERE tenant = ? AND id IN (${slice.map(() => '?').join(', ')})`,
+          [this.tenant, ...slice],
+        );
+      });
+      return doomed.length;
+    });
+  }
+
   /** Writes stat caches so the next process need not re-read unchanged files, and stops watchers. */
   async close(): Promise<void> {
     for (const [id, h] of this.handles) {
-      if (h.head.id !== '' && h.root.tree === h.head.root) saveStatCache(this.statCachePath(id), h.head.id, h.root);
+      if (h.head.id !== '' && h.root.tree === h.head.root)
+        saveStatCache(this.statCachePath(id), h.head.id, h.root);
       h.watcher?.close();
     }
     this.handles.clear();
@@ -1018,11 +1186,13 @@ export function normalisePath(path: string): string {
   for (const part of path.split(/[\\/]+/)) {
     if (part === '' || part === '.') continue;
     if (part === '..') {
-      if (parts.length === 0) throw invalid(`path "${path}" leaves the workspace: pass a path inside it`, { path });
+      if (parts.length === 0)
+        throw invalid(`path "${path}" leaves the workspace: pass a path inside it`, { path });
       parts.pop();
     } else parts.push(part);
   }
-  if (parts.length === 0) throw invalid(`path "${path}" names the workspace root: omit it to mean everything`, { path });
+  if (parts.length === 0)
+    throw invalid(`path "${path}" names the workspace root: omit it to mean everything`, { path });
   return parts.join('/');
 }
 
@@ -1038,7 +1208,10 @@ function workspacePath(root: string, path: string): string {
       const real = realpathSync(at);
       const inside = relative(root, real);
       if (inside.startsWith('..') || isAbsolute(inside)) {
-        throw invalid(`path "${path}" goes through a symlink that leaves the workspace: pass a path inside it`, { path });
+        throw invalid(
+          `path "${path}" goes through a symlink that leaves the workspace: pass a path inside it`,
+          { path },
+        );
       }
     }
   }
@@ -1052,7 +1225,10 @@ async function writeMerge(
   entries: Map<string, MergedEntry>,
   read: (e: FileEntry) => Promise<Buffer>,
 ): Promise<void> {
-  const removed = [...ours.keys()].filter((p) => !entries.has(p)).sort().reverse();
+  const removed = [...ours.keys()]
+    .filter((p) => !entries.has(p))
+    .sort()
+    .reverse();
   for (const path of removed) {
     const abs = join(root, path);
     const st = lstatSync(abs, { throwIfNoEntry: false });
@@ -1085,5 +1261,3 @@ async function writeMerge(
     }
   }
 }
-
-

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
-  ftruncateSync,
   fchmodSync,
+  ftruncateSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -68,12 +68,20 @@ function covered(ctx: ApplyContext, path: string): boolean {
   return !ctx.only || ctx.only.some((p) => p === path || path.startsWith(`${p}/`));
 }
 
-function isZero(bytes: Buffer): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
+const HOLE = 64 * 1024;
+const ZEROS = Buffer.alloc(HOLE);
+
+/** Writes bytes at a position, leaving all-zero 64 KiB blocks as holes. */
+function writeSparse(fd: number, bytes: Buffer, position: number): void {
+  for (let at = 0; at < bytes.length; at += HOLE) {
+    const block = bytes.subarray(at, Math.min(at + HOLE, bytes.length));
+    if (block.length === HOLE && block.equals(ZEROS)) continue;
+    let done = 0;
+    while (done < block.length) done += writeSync(fd, block, done, block.length - done, position + at + done);
+  }
 }
 
-/** Writes a file's chunks; all-zero chunks become holes, so sparse files stay sparse. */
+/** Writes a file's chunks; zero blocks become holes, so sparse files stay sparse. */
 export async function writeFileNode(objects: ObjectStore, abs: string, node: FileNode): Promise<void> {
   const temp = `${abs}.cairn-${randomBytes(6).toString('hex')}`;
   const fd = openSync(temp, 'wx', 0o600);
@@ -81,10 +89,7 @@ export async function writeFileNode(objects: ObjectStore, abs: string, node: Fil
     let position = 0;
     for (const digest of node.chunks) {
       const bytes = await objects.get(digest);
-      if (!isZero(bytes)) {
-        let done = 0;
-        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
-      }
+      writeSparse(fd, bytes, position);
       position += bytes.length;
     }
     ftruncateSync(fd, node.size);
@@ -135,7 +140,8 @@ async function remove(ctx: ApplyContext, rel: string, node: Node): Promise<boole
   ctx.changes.push({ path: rel, change: 'removed', kind: node.kind });
   if (!ctx.apply) {
     if (node.kind === 'dir') {
-      for (const [name, child] of await loadDir(ctx.objects, node)) await remove(ctx, childPath(rel, name), child);
+      for (const [name, child] of await loadDir(ctx.objects, node))
+        await remove(ctx, childPath(rel, name), child);
     }
     return true;
   }
@@ -171,7 +177,12 @@ async function remove(ctx: ApplyContext, rel: string, node: Node): Promise<boole
  * When applying, `current` is updated in place to describe the disk
  * afterwards; directories that changed lose their digest (seal recomputes it).
  */
-export async function applyTree(ctx: ApplyContext, current: DirNode, target: DirNode, rel = ''): Promise<void> {
+export async function applyTree(
+  ctx: ApplyContext,
+  current: DirNode,
+  target: DirNode,
+  rel = '',
+): Promise<void> {
   if (current.tree !== null && current.tree === target.tree) return;
   const from = await loadDir(ctx.objects, current);
   const to = await loadDir(ctx.objects, target);
@@ -198,7 +209,11 @@ export async function applyTree(ctx: ApplyContext, current: DirNode, target: Dir
     if (!before) {
       touch();
       if ((await create(ctx, path, after)) && ctx.apply) from.set(name, after);
-    } else if (before.kind === 'file' && after.kind === 'file' && before.chunks.join() === after.chunks.join()) {
+    } else if (
+      before.kind === 'file' &&
+      after.kind === 'file' &&
+      before.chunks.join() === after.chunks.join()
+    ) {
       if (before.exec !== after.exec) {
         ctx.changes.push({ path, change: 'changed', kind: 'file' });
         if (ctx.apply) {

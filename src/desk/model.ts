@@ -104,7 +104,13 @@ export async function loadDir(objects: ObjectStore, node: DirNode): Promise<Map<
   if (digest !== EMPTY_TREE.digest) {
     for (const item of decodeTree(digest, await objects.get(digest))) {
       if (item.kind === 'file') {
-        children.set(item.name, { kind: 'file', size: item.size, exec: item.exec, chunks: item.chunks, stat: null });
+        children.set(item.name, {
+          kind: 'file',
+          size: item.size,
+          exec: item.exec,
+          chunks: item.chunks,
+          stat: null,
+        });
       } else if (item.kind === 'symlink') {
         children.set(item.name, { kind: 'symlink', target: item.target, stat: null });
       } else {
@@ -193,7 +199,10 @@ export async function rescan(ctx: ScanContext, node: DirNode, path: string, deep
         changed = true;
       }
     } else if (st.isFile()) {
-      if (existing?.kind === 'file' && (unchanged(existing.stat, st) || (await sameAsLower(ctx, rel, existing, st)))) {
+      if (
+        existing?.kind === 'file' &&
+        (unchanged(existing.stat, st) || (await sameAsLower(ctx, rel, existing, st)))
+      ) {
         seen.add(name);
         continue;
       }
@@ -263,11 +272,17 @@ export async function seal(writer: PackWriter, node: DirNode): Promise<string> {
 }
 
 /** Every entry of a tree by path, for diff and merge. */
-export async function flatten(objects: ObjectStore, node: DirNode, path = '', into: EntryMap = new Map()): Promise<EntryMap> {
+export async function flatten(
+  objects: ObjectStore,
+  node: DirNode,
+  path = '',
+  into: EntryMap = new Map(),
+): Promise<EntryMap> {
   for (const [name, child] of await loadDir(objects, node)) {
     const rel = childPath(path, name);
     let entry: Entry;
-    if (child.kind === 'file') entry = { kind: 'file', path: rel, size: child.size, exec: child.exec, chunks: child.chunks };
+    if (child.kind === 'file')
+      entry = { kind: 'file', path: rel, size: child.size, exec: child.exec, chunks: child.chunks };
     else if (child.kind === 'symlink') entry = { kind: 'symlink', path: rel, target: child.target };
     else entry = { kind: 'dir', path: rel };
     into.set(rel, entry);
@@ -277,7 +292,11 @@ export async function flatten(objects: ObjectStore, node: DirNode, path = '', in
 }
 
 export function notADirectory(path: string): CairnError {
-  return new CairnError('INVALID_ARGUMENT', `"${path}" is not a directory in this snapshot: pass a directory path`, {
-    path,
-  });
+  return new CairnError(
+    'INVALID_ARGUMENT',
+    `"${path}" is not a directory in this snapshot: pass a directory path`,
+    {
+      path,
+    },
+  );
 }

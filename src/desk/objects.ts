@@ -33,7 +33,10 @@ function placeholders(n: number): string {
 }
 
 /** Runs `fn` over `items` in slices small enough for one statement's parameters. */
-export async function inBatches<T>(items: readonly T[], fn: (slice: readonly T[]) => Promise<void>): Promise<void> {
+export async function inBatches<T>(
+  items: readonly T[],
+  fn: (slice: readonly T[]) => Promise<void>,
+): Promise<void> {
   for (let i = 0; i < items.length; i += BATCH) await fn(items.slice(i, i + BATCH));
 }
 
@@ -68,9 +71,13 @@ export class ObjectStore {
     if (!row) {
       row = (await this.engine.read(this.tenant, (tx) => findObjects(tx, this.tenant, [digest]))).get(digest);
       if (!row) {
-        throw new CairnError('NOT_FOUND', `desk object ${digest} is not in the store: the snapshot that names it is damaged`, {
-          digest,
-        });
+        throw new CairnError(
+          'NOT_FOUND',
+          `desk object ${digest} is not in the store: the snapshot that names it is damaged`,
+          {
+            digest,
+          },
+        );
       }
       this.remember(row);
     }
@@ -95,7 +102,9 @@ export class ObjectStore {
   }
 
   private async relocated(digest: string, was: IndexRow): Promise<boolean> {
-    const now = (await this.engine.read(this.tenant, (tx) => findObjects(tx, this.tenant, [digest]))).get(digest);
+    const now = (await this.engine.read(this.tenant, (tx) => findObjects(tx, this.tenant, [digest]))).get(
+      digest,
+    );
     return now !== undefined && (now.pack !== was.pack || now.off !== was.off);
   }
 
@@ -163,7 +172,13 @@ export class PackWriter {
         continue;
       }
       if (this.written.has(object.digest)) continue;
-      const row: IndexRow = { digest: object.digest, kind: object.kind, pack: '', off: this.partBytes, len: object.bytes.length };
+      const row: IndexRow = {
+        digest: object.digest,
+        kind: object.kind,
+        pack: '',
+        off: this.partBytes,
+        len: object.bytes.length,
+      };
       this.parts.push(object.bytes);
       this.partBytes += object.bytes.length;
       this.partRows.push(row);
@@ -201,10 +216,11 @@ export class PackWriter {
   }
 
   /**
-   * Inside the snapshot's transaction: indexes the new objects, marks their
-   * packs live, and checks that the reused ones (plus `alsoNamed`) are still
-   * indexed. Returns the digests that went missing (a concurrent GC); the
-   * caller then retries the checkpoint.
+   * Inside the snapshot's transaction: checks that the reused objects (plus
+   * `alsoNamed`) are still indexed and this writer's packs still announced,
+   * then indexes the new objects and marks their packs live. Returns what
+   * went missing (a concurrent GC took it); the caller then retries the
+   * checkpoint and the transaction is rolled back.
    */
   async commit(tx: SqlExecutor, alsoNamed: Iterable<string> = []): Promise<string[]> {
     const tenant = this.store.tenant;
@@ -219,12 +235,15 @@ export class PackWriter {
         slice.flatMap((r) => [tenant, r.digest, r.kind, r.pack, r.off, r.len]),
       );
     });
+    // A pack GC took for abandoned (its grace ran out) must not be indexed: report it missing.
+    let announced = 0;
     await inBatches(this.packs, async (slice) => {
-      await tx.run(`UPDATE desk_packs SET state = 'live' WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`, [
-        tenant,
-        ...slice,
-      ]);
+      announced += await tx.run(
+        `UPDATE desk_packs SET state = 'live' WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`,
+        [tenant, ...slice],
+      );
     });
+    if (announced !== this.packs.length) return this.packs;
     for (const row of this.written.values()) this.store.remember(row);
     return [];
   }

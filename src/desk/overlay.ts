@@ -44,9 +44,13 @@ export function mountOverlay(layout: OverlayLayout): void {
 export function unmountOverlay(mountpoint: string): void {
   const result = run(['umount', mountpoint]);
   if (!result.ok && !/not mounted|no mount point/i.test(result.message)) {
-    throw new CairnError('UNAVAILABLE', `could not unmount ${mountpoint} (${result.message}): is a process using it?`, {
-      mountpoint,
-    });
+    throw new CairnError(
+      'UNAVAILABLE',
+      `could not unmount ${mountpoint} (${result.message}): is a process using it?`,
+      {
+        mountpoint,
+      },
+    );
   }
 }
 

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../storage/engine.js';
 import { CairnError, notFound } from '../errors.js';
+import type { SqlExecutor } from '../storage/engine.js';
 
 export type Driver = 'plain' | 'copy' | 'overlay';
 export type SnapshotKind = 'checkpoint' | 'restore' | 'merge';
@@ -69,7 +69,8 @@ export interface Snapshot {
 
 export const WORKSPACE_COLUMNS =
   'tenant, id, host, path, session, branch, driver, state, base_snapshot, head_snapshot, forked_from, created_at';
-export const SNAPSHOT_COLUMNS = 'tenant, id, workspace, kind, root, parent, event, files, bytes, added_bytes, created_at';
+export const SNAPSHOT_COLUMNS =
+  'tenant, id, workspace, kind, root, parent, event, files, bytes, added_bytes, created_at';
 
 export function toWorkspace(r: WorkspaceRow): Workspace {
   return {
@@ -102,7 +103,9 @@ export function toSnapshot(r: SnapshotRow): Snapshot {
   };
 }
 
-function normalise<T extends { files?: unknown; bytes?: unknown; added_bytes?: unknown; created_at: unknown }>(r: T): T {
+function normalise<
+  T extends { files?: unknown; bytes?: unknown; added_bytes?: unknown; created_at: unknown },
+>(r: T): T {
   const out = { ...r, created_at: Number(r.created_at) };
   for (const key of ['files', 'bytes', 'added_bytes'] as const) {
     if (key in r) (out as Record<string, unknown>)[key] = Number(r[key]);
@@ -110,7 +113,12 @@ function normalise<T extends { files?: unknown; bytes?: unknown; added_bytes?: u
   return out;
 }
 
-export async function workspaceRow(tx: SqlExecutor, tenant: string, id: string, lock = ''): Promise<WorkspaceRow> {
+export async function workspaceRow(
+  tx: SqlExecutor,
+  tenant: string,
+  id: string,
+  lock = '',
+): Promise<WorkspaceRow> {
   const row = await tx.get<WorkspaceRow>(
     `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND id = ? ${lock}`,
     [tenant, id],
@@ -120,10 +128,10 @@ export async function workspaceRow(tx: SqlExecutor, tenant: string, id: string, 
 }
 
 export async function snapshotRow(tx: SqlExecutor, tenant: string, id: string): Promise<SnapshotRow> {
-  const row = await tx.get<SnapshotRow>(`SELECT ${SNAPSHOT_COLUMNS} FROM desk_snapshots WHERE tenant = ? AND id = ?`, [
-    tenant,
-    id,
-  ]);
+  const row = await tx.get<SnapshotRow>(
+    `SELECT ${SNAPSHOT_COLUMNS} FROM desk_snapshots WHERE tenant = ? AND id = ?`,
+    [tenant, id],
+  );
   if (!row) throw notFound('snapshot', id);
   return normalise(row);
 }
@@ -146,20 +154,23 @@ export async function insertSnapshot(tx: SqlExecutor, r: SnapshotRow): Promise<v
 
 export async function insertWorkspace(tx: SqlExecutor, r: WorkspaceRow): Promise<void> {
   try {
-    await tx.run(`INSERT INTO desk_workspaces (${WORKSPACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      r.tenant,
-      r.id,
-      r.host,
-      r.path,
-      r.session,
-      r.branch,
-      r.driver,
-      r.state,
-      r.base_snapshot,
-      r.head_snapshot,
-      r.forked_from,
-      r.created_at,
-    ]);
+    await tx.run(
+      `INSERT INTO desk_workspaces (${WORKSPACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        r.tenant,
+        r.id,
+        r.host,
+        r.path,
+        r.session,
+        r.branch,
+        r.driver,
+        r.state,
+        r.base_snapshot,
+        r.head_snapshot,
+        r.forked_from,
+        r.created_at,
+      ],
+    );
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw alreadyAttached(r.path);

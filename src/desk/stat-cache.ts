@@ -24,7 +24,8 @@ function unpackStat(t: StatTuple | null): StatKey | null {
 }
 
 function store(node: Node): Stored {
-  if (node.kind === 'file') return { k: 'f', s: node.size, x: node.exec ? 1 : 0, h: node.chunks, st: packStat(node.stat) };
+  if (node.kind === 'file')
+    return { k: 'f', s: node.size, x: node.exec ? 1 : 0, h: node.chunks, st: packStat(node.stat) };
   if (node.kind === 'symlink') return { k: 'l', t: node.target, st: packStat(node.stat) };
   let c: Record<string, Stored> | null = null;
   if (node.children) {

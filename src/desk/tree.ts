@@ -40,9 +40,13 @@ export function validName(name: string): boolean {
 }
 
 function corrupt(digest: string, why: string): CairnError {
-  return new CairnError('CORRUPT', `desk tree ${digest} is malformed (${why}): restore the store from a backup`, {
-    digest,
-  });
+  return new CairnError(
+    'CORRUPT',
+    `desk tree ${digest} is malformed (${why}): restore the store from a backup`,
+    {
+      digest,
+    },
+  );
 }
 
 export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
@@ -56,14 +60,27 @@ export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
   const items: TreeItem[] = [];
   let previous: string | null = null;
   for (const raw of doc.e as unknown[]) {
-    if (!Array.isArray(raw) || typeof raw[0] !== 'string' || !validName(raw[0])) throw corrupt(digest, 'bad entry name');
+    if (!Array.isArray(raw) || typeof raw[0] !== 'string' || !validName(raw[0]))
+      throw corrupt(digest, 'bad entry name');
     const name = raw[0];
     if (previous !== null && !(previous < name)) throw corrupt(digest, 'entries out of order');
     previous = name;
-    if (raw[1] === 'f' && Number.isSafeInteger(raw[2]) && (raw[3] === 0 || raw[3] === 1) && Array.isArray(raw[4])) {
+    if (
+      raw[1] === 'f' &&
+      Number.isSafeInteger(raw[2]) &&
+      (raw[3] === 0 || raw[3] === 1) &&
+      Array.isArray(raw[4])
+    ) {
       const chunks = raw[4] as unknown[];
-      if (!chunks.every((c) => typeof c === 'string' && DIGEST.test(c))) throw corrupt(digest, `bad chunk list for ${name}`);
-      items.push({ name, kind: 'file', size: raw[2] as number, exec: raw[3] === 1, chunks: chunks as string[] });
+      if (!chunks.every((c) => typeof c === 'string' && DIGEST.test(c)))
+        throw corrupt(digest, `bad chunk list for ${name}`);
+      items.push({
+        name,
+        kind: 'file',
+        size: raw[2] as number,
+        exec: raw[3] === 1,
+        chunks: chunks as string[],
+      });
     } else if (
       raw[1] === 'd' &&
       typeof raw[2] === 'string' &&

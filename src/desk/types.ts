@@ -37,7 +37,9 @@ export type ReadContent = (entry: FileEntry) => Promise<Buffer>;
 
 /** Two file entries hold the same bytes exactly when their chunk lists match (chunking is deterministic). */
 export function sameContent(a: FileEntry, b: FileEntry): boolean {
-  return a.size === b.size && a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]);
+  return (
+    a.size === b.size && a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i])
+  );
 }
 
 /** Same kind, same content, same mode, same link text. */
