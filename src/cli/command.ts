@@ -19,6 +19,8 @@ export interface Invocation {
   out: Output;
   env: Record<string, string | undefined>;
   stdin: NodeJS.ReadableStream;
+  /** The directory relative paths on the command line are resolved against. */
+  cwd: string;
 }
 
 interface CommandBase {

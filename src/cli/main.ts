@@ -11,13 +11,14 @@ import {
   type Invocation,
   type StoreCommand,
 } from './command.js';
+import { DESK_COMMANDS } from './desk-commands.js';
 import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { EXIT, Output, UsageError } from './output.js';
 import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js';
 
 /** Every command, in the order `cairn help` lists them. */
-export const COMMANDS: Command[] = [...STORE_COMMANDS, ...FABRIC_COMMANDS];
+export const COMMANDS: Command[] = [...STORE_COMMANDS, ...FABRIC_COMMANDS, ...DESK_COMMANDS];
 
 /** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */
 export interface CliWorld {
@@ -81,7 +82,7 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
     return EXIT.ok;
   }
   checkArity(command, values, positionals);
-  const call: Invocation = { values, positionals, out, env: world.env, stdin: world.stdin };
+  const call: Invocation = { values, positionals, out, env: world.env, stdin: world.stdin, cwd: world.cwd };
   const code =
     command.target === 'store'
       ? await runOnStore(command, call, world.cwd)

@@ -66,6 +66,16 @@ export class Output {
     this.result({ [key]: text }, text.replace(/\n$/, ''));
   }
 
+  /**
+   * A progress line for long operations, redrawn in place; only on a
+   * terminal and never with --json. `null` clears it.
+   */
+  progress(text: string | null): void {
+    const stderr = this.streams.stderr as NodeJS.WritableStream & { isTTY?: boolean };
+    if (this.json || !stderr.isTTY) return;
+    stderr.write(text === null ? '\r\x1b[K' : `\r\x1b[K${text}`);
+  }
+
   /** One line on stderr, whatever the mode. */
   problem(message: string): void {
     this.streams.stderr.write(`cairn: ${oneLine(message)}\n`);

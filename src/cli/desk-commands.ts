@@ -1,0 +1,390 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import type { CheckpointResult, Desk } from '../desk/desk.js';
+import type { SecretPolicy } from '../desk/guard.js';
+import type { Snapshot, Workspace } from '../desk/rows.js';
+import { CairnError } from '../errors.js';
+import { stringFlag, wholeNumberFlag } from './args.js';
+import type { FlagSpec, Invocation, StoreCommand } from './command.js';
+import { EXIT, isoTime, table } from './output.js';
+import { withStore } from './store-commands.js';
+
+/**
+ * `cairn ws …` and `cairn gc`: the desk, on a local store. A workspace is
+ * named by `--ws` (an id, or a directory attached on this host); without it,
+ * the directory the command runs in.
+ */
+const WS_FLAG: FlagSpec = {
+  name: 'ws',
+  type: 'string',
+  value: 'WS',
+  help: 'workspace id or attached directory (default: the current directory)',
+};
+const SECRETS_FLAG: FlagSpec = {
+  name: 'secrets',
+  type: 'string',
+  value: 'POLICY',
+  help: 'exclude (default) leaves credential files out; fail refuses the checkpoint',
+};
+
+function secretPolicy(call: Invocation): SecretPolicy | undefined {
+  const value = stringFlag(call.values, 'secrets');
+  if (value === undefined || value === 'exclude' || value === 'fail') return value;
+  throw new CairnError('INVALID_ARGUMENT', `--secrets must be exclude or fail, not "${value}"`, {
+    flag: 'secrets',
+  });
+}
+
+/** Opens the store's desk as its local principal, with progress on a terminal. */
+async function withDesk<T>(dir: string, call: Invocation, fn: (desk: Desk) => Promise<T>): Promise<T> {
+  return withStore(dir, async (store) => {
+    const desk = store.desk(await store.localIdentity(), {
+      host: hostname(),
+      secretPolicy: secretPolicy(call),
+      onProgress: (phase, done) => call.out.progress(`${phase}: ${done}`),
+    });
+    try {
+      return await fn(desk);
+    } finally {
+      call.out.progress(null);
+      await desk.close();
+    }
+  });
+}
+
+async function workspaceOf(desk: Desk, call: Invocation): Promise<Workspace> {
+  const named = stringFlag(call.values, 'ws');
+  if (named?.startsWith('ws_')) return desk.getWorkspace(named);
+  return desk.findWorkspace(resolve(call.cwd, named ?? '.'));
+}
+
+function checkpointLines(r: CheckpointResult): string[] {
+  const s = r.snapshot;
+  const lines = [
+    r.created
+      ? `snapshot ${s.id}: ${s.files} files, ${s.bytes} bytes (${s.addedBytes} bytes new)`
+      : `unchanged since snapshot ${s.id}`,
+  ];
+  for (const f of r.findings) lines.push(`left out ${f.path}${f.line > 0 ? `:${f.line}` : ''} (${f.rule})`);
+  for (const p of r.unsupported) lines.push(`not captured ${p} (socket, FIFO or device)`);
+  return lines;
+}
+
+function snapshotRow(s: Snapshot): string[] {
+  return [s.id, isoTime(s.createdAt), s.kind, `${s.files} files`, `${s.bytes} B`];
+}
+
+const attach: StoreCommand = {
+  target: 'store',
+  createsStore: true,
+  names: ['ws', 'attach'],
+  args: ['DIR'],
+  flags: [
+    { name: 'session', type: 'string', value: 'S', help: 'bind to this session (default: a new one)' },
+    { name: 'branch', type: 'string', value: 'B', help: 'bind to this branch (default main)' },
+    SECRETS_FLAG,
+  ],
+  summary: 'bind a directory to a session branch and take its first snapshot',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const { workspace, checkpoint } = await desk.attach({
+        dir: resolve(call.cwd, call.positionals[0]!),
+        session: stringFlag(call.values, 'session'),
+        branch: stringFlag(call.values, 'branch'),
+      });
+      call.out.result({ workspace, checkpoint }, [
+        `attached ${workspace.dir} as ${workspace.id} (session ${workspace.session}, branch ${workspace.branch})`,
+        ...checkpointLines(checkpoint),
+      ]);
+      return EXIT.ok;
+    });
+  },
+};
+
+const checkpoint: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'checkpoint'],
+  args: [],
+  flags: [
+    WS_FLAG,
+    { name: 'force', type: 'boolean', help: 'record a snapshot even if nothing changed' },
+    SECRETS_FLAG,
+  ],
+  summary: 'snapshot the workspace directory (only what changed is read and stored)',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const ws = await workspaceOf(desk, call);
+      const result = await desk.checkpoint(ws.id, { force: call.values.force === true });
+      call.out.result(result, checkpointLines(result));
+      return EXIT.ok;
+    });
+  },
+};
+
+const list: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'ls'],
+  args: [],
+  flags: [{ ...WS_FLAG, help: 'list the snapshots of this workspace (id or directory)' }],
+  summary: 'list workspaces, or with --ws the snapshots of one',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      if (stringFlag(call.values, 'ws') === undefined) {
+        const workspaces = await desk.listWorkspaces();
+        const lines = table(
+          workspaces.map((w) => [w.id, w.state, w.driver, `${w.session}/${w.branch}`, w.dir]),
+        );
+        if (workspaces.length === 0) lines.push('no workspaces: attach one with `cairn ws attach DIR`');
+        call.out.result({ workspaces }, lines);
+        return EXIT.ok;
+      }
+      const ws = await workspaceOf(desk, call);
+      const snapshots = await desk.listSnapshots(ws.id);
+      call.out.result({ workspace: ws, snapshots }, table(snapshots.map(snapshotRow)));
+      return EXIT.ok;
+    });
+  },
+};
+
+const restore: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'restore'],
+  args: ['SNAPSHOT'],
+  flags: [
+    WS_FLAG,
+    {
+      name: 'preview',
+      type: 'boolean',
+      help: 'list what would change and the events after the snapshot; change nothing',
+    },
+    { name: 'path', type: 'string', value: 'P', help: 'restore only this path (and what is below it)' },
+  ],
+  summary: 'restore a snapshot (checkpoints the current state first, so it can be undone)',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const ws = await workspaceOf(desk, call);
+      const path = stringFlag(call.values, 'path');
+      const options = path === undefined ? {} : { paths: [path] };
+      const snapshot = call.positionals[0]!;
+      const changeLines = (changes: { change: string; path: string }[]) =>
+        changes.map((c) => `${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${c.path}`);
+      if (call.values.preview === true) {
+        const preview = await desk.previewRestore(ws.id, snapshot, options);
+        call.out.result(preview, [
+          `restoring ${snapshot} would change ${preview.changes.length} paths:`,
+          ...changeLines(preview.changes),
+          `${preview.eventsAfter.length} log events after it stay in the log (a restore does not undo what they did):`,
+          ...preview.eventsAfter.map((e) => `  ${e.seq} ${e.kind} ${e.id}`),
+          ...preview.withheld.map((p) => `credential ${p} is never restored`),
+        ]);
+        return EXIT.ok;
+      }
+      const result = await desk.restore(ws.id, snapshot, options);
+      call.out.result(result, [
+        `restored ${snapshot}: ${result.changes.length} paths changed (undo with \`cairn ws restore ${result.before.id}\`)`,
+        ...changeLines(result.changes),
+        ...result.blocked.map((p) => `left alone ${p}: untracked files are in the way`),
+      ]);
+      return EXIT.ok;
+    });
+  },
+};
+
+const diff: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'diff'],
+  args: ['SNAPSHOT'],
+  flags: [
+    {
+      name: 'to',
+      type: 'string',
+      value: 'SNAPSHOT',
+      help: 'compare with this snapshot (default: the live directory)',
+    },
+    WS_FLAG,
+    { name: 'path', type: 'string', value: 'P', help: 'only this path and what is below it' },
+    { name: 'stat', type: 'boolean', help: 'paths only, no patches' },
+  ],
+  summary: 'differences between two snapshots, or a snapshot and the live directory',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const to = stringFlag(call.values, 'to');
+      const path = stringFlag(call.values, 'path');
+      const items = await desk.diff({
+        from: call.positionals[0]!,
+        ...(to === undefined ? { workspace: (await workspaceOf(desk, call)).id } : { to }),
+        patches: call.values.stat !== true,
+        ...(path === undefined ? {} : { paths: [path] }),
+      });
+      const lines: string[] = [];
+      for (const item of items) {
+        lines.push(`${item.change} ${item.path}`);
+        if (item.patch) lines.push(item.patch.replace(/\n$/, ''));
+        if (item.binary) lines.push(`  binary: ${item.binary.before} -> ${item.binary.after} bytes`);
+      }
+      if (items.length === 0) lines.push('no differences');
+      call.out.result({ items }, lines);
+      return EXIT.ok;
+    });
+  },
+};
+
+const fork: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'fork'],
+  args: ['DIR'],
+  flags: [
+    WS_FLAG,
+    { name: 'branch', type: 'string', value: 'B', help: 'name of the new branch (default: generated)' },
+    {
+      name: 'driver',
+      type: 'string',
+      value: 'D',
+      help: 'copy or overlay (default: overlay where this process may mount)',
+    },
+  ],
+  summary: 'checkpoint a workspace and fork it into DIR on a new branch',
+  async run(dir, call) {
+    const driver = stringFlag(call.values, 'driver');
+    if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
+      throw new CairnError('INVALID_ARGUMENT', `--driver must be copy or overlay, not "${driver}"`, {
+        flag: 'driver',
+      });
+    }
+    return withDesk(dir, call, async (desk) => {
+      const ws = await workspaceOf(desk, call);
+      const result = await desk.fork(ws.id, {
+        dir: resolve(call.cwd, call.positionals[0]!),
+        branch: stringFlag(call.values, 'branch'),
+        driver,
+      });
+      const w = result.workspace;
+      call.out.result(
+        result,
+        `forked ${ws.id} into ${w.dir} as ${w.id} (branch ${w.branch}, ${w.driver} driver)`,
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const merge: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'merge'],
+  args: ['FROM'],
+  flags: [{ ...WS_FLAG, name: 'into', help: 'workspace to merge into (default: the current directory)' }],
+  summary: 'three-way merge of workspace FROM into another; conflicts are written with markers',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const from = call.positionals[0]!;
+      const fromWs = from.startsWith('ws_')
+        ? await desk.getWorkspace(from)
+        : await desk.findWorkspace(resolve(call.cwd, from));
+      const into = stringFlag(call.values, 'into');
+      const intoWs = into?.startsWith('ws_')
+        ? await desk.getWorkspace(into)
+        : await desk.findWorkspace(resolve(call.cwd, into ?? '.'));
+      const result = await desk.merge({ from: fromWs.id, into: intoWs.id });
+      call.out.result(result, [
+        `merged ${fromWs.id} into ${intoWs.id}: ${result.changed.length} paths changed, snapshot ${result.snapshot.id}`,
+        ...result.conflicts.map((c) => `conflict (${c.reason}) ${c.path}`),
+      ]);
+      return result.conflicts.length > 0 ? EXIT.checkFailed : EXIT.ok;
+    });
+  },
+};
+
+const detach: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'detach'],
+  args: [],
+  flags: [
+    WS_FLAG,
+    { name: 'discard', type: 'boolean', help: 'also delete a fork’s directory (never an attached one)' },
+  ],
+  summary: 'stop tracking a workspace',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const ws = await workspaceOf(desk, call);
+      const done = await desk.detach(ws.id, { discard: call.values.discard === true });
+      call.out.result(done, `detached ${done.id} (${done.dir})`);
+      return EXIT.ok;
+    });
+  },
+};
+
+const verify: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['ws', 'verify'],
+  args: [],
+  flags: [],
+  summary: 're-hash every object reachable from every snapshot; report the first corrupt or missing one',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const report = await desk.verify();
+      call.out.result(
+        report,
+        report.ok
+          ? `ok: ${report.snapshots} snapshots, ${report.objects} objects, ${report.bytes} bytes re-hashed`
+          : `FAILED at snapshot ${report.problem?.snapshot}: ${report.problem?.message}`,
+      );
+      return report.ok ? EXIT.ok : EXIT.checkFailed;
+    });
+  },
+};
+
+const gc: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['gc'],
+  args: [],
+  flags: [
+    {
+      name: 'keep-last',
+      type: 'string',
+      value: 'N',
+      help: 'retention: keep the newest N snapshots per workspace',
+    },
+    {
+      name: 'grace-ms',
+      type: 'string',
+      value: 'MS',
+      help: 'delete packs abandoned mid-write only after this long (default 3600000)',
+    },
+  ],
+  summary: 'remove desk objects no snapshot references (safe while checkpoints run)',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk) => {
+      const report = await desk.gc({
+        keepLast: wholeNumberFlag(call.values, 'keep-last'),
+        graceMs: wholeNumberFlag(call.values, 'grace-ms'),
+      });
+      call.out.result(
+        report,
+        `gc: ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+export const DESK_COMMANDS: StoreCommand[] = [
+  attach,
+  checkpoint,
+  list,
+  restore,
+  diff,
+  fork,
+  merge,
+  detach,
+  verify,
+  gc,
+];
