@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -351,5 +351,55 @@ describe('cairn serve', () => {
     const down = await cairn(['session', 'ls', '--json', '--url', served.url, '--token', served.token]);
     expect(down.code).toBe(7);
     expect(doc(down).error.code).toBe('UNAVAILABLE');
+  });
+});
+
+describe('cairn ws: the desk from the command line', () => {
+  it('attaches, checkpoints, forks, merges, diffs, restores and verifies, with typed exit codes', async () => {
+    const deskStore = join(work, 'desk-store');
+    const dir = join(work, 'ws-main');
+    const forkDir = join(work, 'ws-fork');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'notes.md'), 'one\n');
+    writeFileSync(join(dir, '.env'), 'TOKEN=do-not-keep-me\n');
+    const attached = await ok(['ws', 'attach', dir], { store: deskStore });
+    expect(attached.workspace.dir).toBe(dir);
+    expect(attached.checkpoint.findings).toEqual([{ rule: 'credential-path:dotenv', path: '.env', line: 0 }]);
+    const first = attached.checkpoint.snapshot.id as string;
+
+    const unchanged = await ok(['ws', 'checkpoint', '--ws', dir], { store: deskStore });
+    expect(unchanged.created).toBe(false);
+
+    const forked = await ok(['ws', 'fork', forkDir, '--ws', dir, '--driver', 'copy'], { store: deskStore });
+    writeFileSync(join(forkDir, 'notes.md'), 'one\ntwo from the fork\n');
+    const merged = await ok(['ws', 'merge', forked.workspace.id, '--into', dir], { store: deskStore });
+    expect(merged.conflicts).toEqual([]);
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('one\ntwo from the fork\n');
+
+    const diff = await ok(['ws', 'diff', first, '--ws', dir], { store: deskStore });
+    expect(diff.items.map((i: Doc) => `${i.change} ${i.path}`)).toEqual(['modified notes.md']);
+    expect(diff.items[0].patch).toContain('+two from the fork');
+
+    const preview = await ok(['ws', 'restore', first, '--ws', dir, '--preview'], { store: deskStore });
+    expect(preview.changes).toEqual([{ path: 'notes.md', change: 'changed', kind: 'file' }]);
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('one\ntwo from the fork\n');
+    await ok(['ws', 'restore', first, '--ws', dir], { store: deskStore });
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('one\n');
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('TOKEN=do-not-keep-me\n');
+
+    const listed = await ok(['ws', 'ls'], { store: deskStore });
+    expect(listed.workspaces).toHaveLength(2);
+    expect((await ok(['ws', 'verify'], { store: deskStore })).ok).toBe(true);
+    expect((await ok(['gc', '--grace-ms', '0'], { store: deskStore })).marked).toBeGreaterThan(0);
+
+    const again = await fails(['ws', 'attach', dir, '--store', deskStore], 4);
+    expect(again.code).toBe('CONFLICT');
+    expect(
+      (await fails(['ws', 'restore', 'sn_00000000000000000000000000', '--ws', dir, '--store', deskStore], 3))
+        .code,
+    ).toBe('NOT_FOUND');
+    expect(
+      (await fails(['ws', 'restore', first, '--ws', dir, '--path', '../x', '--store', deskStore], 5)).code,
+    ).toBe('INVALID_ARGUMENT');
   });
 });
