@@ -50,6 +50,7 @@ import {
   type Driver,
   insertSnapshot,
   insertWorkspace,
+  lockDesk,
   type Snapshot,
   type SnapshotKind,
   type SnapshotRow,
@@ -77,6 +78,8 @@ export interface DeskOptions {
   secretPolicy?: SecretPolicy;
   /** Track changes with inotify so a checkpoint rescans only changed directories (long-lived processes). */
   watch?: boolean;
+  /** Progress of long operations: files hashed ('scan'), files written ('write'), objects marked and packs swept ('mark', 'sweep'). */
+  onProgress?: (phase: 'scan' | 'write' | 'mark' | 'sweep', done: number) => void;
   now?: () => number;
 }
 
@@ -396,6 +399,16 @@ export class Desk {
 
   // ---- scanning -------------------------------------------------------------
 
+  /** A per-operation counter reporting every 100th step to onProgress. */
+  private counter(phase: 'scan' | 'write'): (() => void) | undefined {
+    const report = this.options.onProgress;
+    if (!report) return undefined;
+    let done = 0;
+    return () => {
+      if (++done % 100 === 0) report(phase, done);
+    };
+  }
+
   private skipPath(h: Handle, path: string, isDir: boolean, findings: SecretFinding[] | null): boolean {
     const slash = path.lastIndexOf('/');
     const name = slash < 0 ? path : path.slice(slash + 1);
@@ -435,6 +448,7 @@ export class Desk {
       upper: h.upper,
       startedMs: this.now(),
       unsupported: [],
+      onFile: this.counter('scan'),
     };
   }
 
@@ -542,6 +556,7 @@ export class Desk {
       created_at: now,
     };
     await this.write('desk.write', async (tx) => {
+      await lockDesk(tx, this.tenant);
       if (extra.beforeCommit) await extra.beforeCommit(tx, id);
       const current = await workspaceRow(tx, this.tenant, h.row.id, tx.lockRows);
       if (current.head_snapshot !== (h.head.id === '' ? id : h.head.id)) throw new Retry('head moved');
@@ -664,6 +679,7 @@ export class Desk {
       const before = (await this.snapshot(h, 'checkpoint')).snapshot;
       const eventsAfter = await this.eventsAfter(h, target);
       const ctx = applyContext(h.row.path, this.objects, true, (p) => credentialPathRule(p) !== null, only);
+      ctx.onFile = this.counter('write');
       await applyTree(ctx, h.root, dirNode(target.root));
       const settled = this.now();
       for (const { path, node } of ctx.written) {
@@ -741,7 +757,7 @@ export class Desk {
     if (existsSync(lower)) return lower;
     const temp = `${lower}.tmp-${newId('snapshot')}`;
     mkdirSync(temp, { recursive: true });
-    await materialize(this.objects, temp, dirNode(snapshot.root));
+    await materialize(this.objects, temp, dirNode(snapshot.root), this.counter('write'));
     try {
       renameSync(temp, lower);
     } catch (error) {
@@ -811,13 +827,14 @@ export class Desk {
           tree = dirNode(base.root, Number(base.files), Number(base.bytes));
         } else {
           tree = dirNode(base.root, Number(base.files), Number(base.bytes));
-          const ctx = await materialize(this.objects, row.path, tree);
+          const ctx = await materialize(this.objects, row.path, tree, this.counter('write'));
           const settled = this.now();
           for (const { path, node } of ctx.written) {
             node.stat = statKeyOf(lstatSync(join(row.path, path)), settled);
           }
         }
         await this.write('desk.write', async (tx) => {
+          await lockDesk(tx, this.tenant);
           const branch = await log.forkBranch(
             tx,
             this.options.who,
@@ -1015,9 +1032,8 @@ export class Desk {
    * the objects it reuses when it commits, and the sweep re-marks any
    * snapshot that appeared after the mark.
    */
-  async gc(
-    options: { graceMs?: number; keepLast?: number; onProgress?: (phase: string, done: number) => void } = {},
-  ): Promise<GcReport> {
+  async gc(options: { graceMs?: number; keepLast?: number } = {}): Promise<GcReport> {
+    const progress = this.options.onProgress;
     authorize(this.options.who, 'desk.gc');
     const graceMs = options.graceMs ?? 60 * 60 * 1000;
     const started = this.now();
@@ -1031,7 +1047,7 @@ export class Desk {
         if (child.kind === 'file') for (const c of child.chunks) live.add(c);
         else if (child.kind === 'dir') await mark(child.tree as string);
       }
-      options.onProgress?.('mark', live.size);
+      if (live.size % 1000 < 50) progress?.('mark', live.size);
     };
     const report: GcReport = {
       expiredSnapshots: expired,
@@ -1054,6 +1070,7 @@ export class Desk {
         }
       }
       const swept = await this.write('desk.gc', async (tx) => {
+        await lockDesk(tx, this.tenant);
         const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [
           this.tenant,
         ]);
@@ -1086,7 +1103,7 @@ export class Desk {
         return true;
       });
       if (swept) break;
-      if (round > 10)
+      if (round > 100)
         throw new CairnError(
           'UNAVAILABLE',
           'gc could not keep up with new snapshots: run it again later',
@@ -1096,7 +1113,8 @@ export class Desk {
     report.marked = live.size;
     for (const digest of doomedPacks) {
       await this.options.blobs.delete(this.tenant, digest);
-      options.onProgress?.('sweep', ++report.removedPacks);
+      report.removedPacks++;
+      progress?.('sweep', report.removedPacks);
     }
     return report;
   }
@@ -1111,6 +1129,7 @@ export class Desk {
       throw invalid(`keepLast must be a whole number of at least 1, not ${keepLast}`, { keepLast });
     }
     return this.write('desk.gc', async (tx) => {
+      await lockDesk(tx, this.tenant);
       const pinned = new Set<string>();
       for (const w of await tx.all<{ head_snapshot: string; base_snapshot: string }>(
         'SELECT head_snapshot, base_snapshot FROM desk_workspaces WHERE tenant = ?',

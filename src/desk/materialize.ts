@@ -45,6 +45,8 @@ export interface ApplyContext {
   blocked: string[];
   /** Nodes written, to have their stat recorded once the apply is over. */
   written: { path: string; node: FileNode | LinkNode }[];
+  /** Called after each file written (progress for long restores). */
+  onFile?: () => void;
 }
 
 export function applyContext(
@@ -131,6 +133,7 @@ async function create(ctx: ApplyContext, rel: string, node: Node): Promise<boole
     if (node.kind === 'file') await writeFileNode(ctx.objects, abs, node);
     else symlinkSync(node.target, abs);
     ctx.written.push({ path: rel, node });
+    ctx.onFile?.();
   }
   return true;
 }
@@ -233,6 +236,7 @@ export async function applyTree(
         await writeFileNode(ctx.objects, join(ctx.root, path), after);
         from.set(name, after);
         ctx.written.push({ path, node: after });
+        ctx.onFile?.();
       }
     } else {
       touch();
@@ -244,8 +248,14 @@ export async function applyTree(
 }
 
 /** Writes a whole tree into an empty directory (a copy fork, or a restore into a new place). */
-export async function materialize(objects: ObjectStore, root: string, tree: DirNode): Promise<ApplyContext> {
+export async function materialize(
+  objects: ObjectStore,
+  root: string,
+  tree: DirNode,
+  onFile?: () => void,
+): Promise<ApplyContext> {
   const ctx = applyContext(root, objects, true);
+  ctx.onFile = onFile;
   for (const [name, child] of await loadDir(objects, tree)) await create(ctx, name, child);
   return ctx;
 }

@@ -69,6 +69,8 @@ export interface ScanContext {
   startedMs: number;
   /** Paths of entries the snapshot cannot hold (sockets, FIFOs, devices). */
   unsupported: string[];
+  /** Called after each file read and hashed (progress for long scans). */
+  onFile?: () => void;
 }
 
 /** Timestamps on Linux filesystems advance in ticks of a few milliseconds: treat anything this recent as racy. */
@@ -152,6 +154,7 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
     size += chunk.bytes.length;
   }
   if (size === 0 && !(await ctx.admit(path, Buffer.alloc(0)))) return null;
+  ctx.onFile?.();
   return { kind: 'file', size, exec: (st.mode & 0o100) !== 0, chunks, stat: statKeyOf(st, ctx.startedMs) };
 }
 

@@ -185,3 +185,14 @@ export function alreadyAttached(path: string, id?: string): CairnError {
     { path, ...(id ? { workspace: id } : {}) },
   );
 }
+
+/**
+ * Serialises the transactions that decide what the desk references: a
+ * snapshot commit (which checks its reused objects still exist) and a GC
+ * sweep or retention pass (which decides they are garbage). On PostgreSQL
+ * they would otherwise each see the other's work uncommitted and both
+ * commit; on SQLite writers are serial already and this is a plain read.
+ */
+export async function lockDesk(tx: SqlExecutor, tenant: string): Promise<void> {
+  await tx.get(`SELECT id FROM tenants WHERE id = ? ${tx.lockRows}`, [tenant]);
+}
