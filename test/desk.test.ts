@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -334,6 +335,36 @@ function deskSuite(backend: Backend) {
       expect(await snapshots()).toBe(count);
       expect(readFileSync(join(other, 'b.txt'), 'utf8')).toBe('b\n');
     });
+  });
+
+  describe('desk: disk full', () => {
+    it.skipIf(backend !== 'sqlite' || process.getuid?.() !== 0)(
+      'a checkpoint that runs out of disk fails with UNAVAILABLE; the previous snapshot and the live directory stay intact',
+      async () => {
+        const small = join(temp.dir, 'small');
+        mkdirSync(small);
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', small]);
+        const { Store } = await import('../src/store.js');
+        store = await Store.openDir(join(small, 'store'));
+        cleanup = () => store.close();
+        who = await store.localIdentity();
+        desk = another(who);
+        const work = join(temp.dir, 'work');
+        put(work, 'a.txt', 'small\n');
+        const { workspace, checkpoint } = await desk.attach({ dir: work });
+        const big = randomBytes(4 * 1024 * 1024);
+        put(work, 'big.bin', big);
+        await expectCode(desk.checkpoint(workspace.id), 'UNAVAILABLE');
+        expect(readFileSync(join(work, 'big.bin')).equals(big)).toBe(true);
+        expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('small\n');
+        expect((await desk.listSnapshots(workspace.id)).map((s) => s.id)).toEqual([checkpoint.snapshot.id]);
+        expect((await desk.verify()).ok).toBe(true);
+        unlinkSync(join(work, 'big.bin'));
+        put(work, 'a.txt', 'edited\n');
+        await desk.restore(workspace.id, checkpoint.snapshot.id);
+        expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('small\n');
+      },
+    );
   });
 
   describe('desk: tenants', () => {

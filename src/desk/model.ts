@@ -67,7 +67,7 @@ export interface ScanContext {
   upper?: string;
   /** Milliseconds since the epoch when the scan began (for the racy check). */
   startedMs: number;
-  /** Paths of entries the snapshot cannot hold (sockets, FIFOs, devices). */
+  /** Paths of entries the snapshot cannot hold (sockets, FIFOs, devices, names that are not UTF-8). */
   unsupported: string[];
   /** Called after each file read and hashed (progress for long scans). */
   onFile?: () => void;
@@ -187,6 +187,11 @@ export async function rescan(ctx: ScanContext, node: DirNode, path: string, deep
   for (const dirent of listing) {
     const name = dirent.name;
     const rel = childPath(path, name);
+    if (name.includes('\uFFFD')) {
+      // Node decodes names as UTF-8: a name that is not valid UTF-8 cannot be opened by the name we were given.
+      ctx.unsupported.push(rel);
+      continue;
+    }
     if (ctx.skip(rel, dirent.isDirectory())) continue;
     const st = lstatOrNull(join(ctx.root, rel));
     if (!st) continue;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../digest.js';
-import { notFound } from '../../errors.js';
+import { CairnError, notFound } from '../../errors.js';
 import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob } from '../blob-store.js';
 
 async function fsyncPath(path: string, flags: number): Promise<void> {
@@ -12,6 +12,15 @@ async function fsyncPath(path: string, flags: number): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** ENOSPC and EDQUOT as a typed error saying what to do; anything else as it is. */
+function diskFull(error: unknown, root: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  return new CairnError('UNAVAILABLE', `no space left for blobs under ${root} (${code}): free space and retry`, {
+    errno: code,
+  });
 }
 
 /**
@@ -39,9 +48,12 @@ export class FsBlobStore implements BlobStore {
     try {
       await handle.writeFile(bytes);
       await handle.sync();
-    } finally {
+    } catch (error) {
       await handle.close();
+      await fs.rm(temp, { force: true });
+      throw diskFull(error, this.root);
     }
+    await handle.close();
     await fs.rename(temp, file);
     await fsyncPath(dir, constants.O_RDONLY | constants.O_DIRECTORY);
     return digest;
