@@ -54,15 +54,20 @@ function deskSuite(backend: Backend) {
     return made;
   }
 
-  /** Every blob byte the tenant has in the store (all packs, orphans included), concatenated. */
+  /** Every byte the tenant's desk stored: pack files or blob rows (orphans included) and inline packs. */
   async function allBlobBytes(tenantId = who.tenant): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    const inline = await store.engine.read(tenantId, (tx) =>
+      tx.all<{ bytes: Buffer }>('SELECT bytes FROM desk_packs WHERE tenant = ? AND inline = 1', [tenantId]),
+    );
+    parts.push(...inline.map((r) => Buffer.from(r.bytes)));
     if (backend === 'postgres') {
       const rows = await store.engine.read(tenantId, (tx) =>
         tx.all<{ bytes: Buffer }>('SELECT bytes FROM blobs WHERE tenant = ?', [tenantId]),
       );
-      return Buffer.concat(rows.map((r) => Buffer.from(r.bytes)));
+      parts.push(...rows.map((r) => Buffer.from(r.bytes)));
+      return Buffer.concat(parts);
     }
-    const parts: Buffer[] = [];
     const walk = (dir: string) => {
       if (!existsSync(dir)) return;
       for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -75,28 +80,48 @@ function deskSuite(backend: Backend) {
     return Buffer.concat(parts);
   }
 
-  /** Flips one byte of stored content where `text` occurs (simulated bit rot). */
+  /** Flips one byte of stored content where `text` occurs (simulated bit rot), wherever the desk keeps it. */
   async function rot(text: string): Promise<void> {
-    if (backend === 'postgres') {
-      await store.engine.write(who.tenant, (tx) =>
-        tx.run(
-          "UPDATE blobs SET bytes = overlay(bytes placing '\\x50'::bytea from position(convert_to(?, 'UTF8') in bytes)) WHERE tenant = ? AND position(convert_to(?, 'UTF8') in bytes) > 0",
-          [text, who.tenant, text],
-        ),
-      );
-      return;
+    const flip = (bytes: Buffer): Buffer | null => {
+      const at = bytes.indexOf(text);
+      if (at < 0) return null;
+      const copy = Buffer.from(bytes);
+      copy[at] = 'P'.charCodeAt(0);
+      return copy;
+    };
+    const tables =
+      backend === 'postgres'
+        ? [
+            ['desk_packs', 'inline = 1'],
+            ['blobs', '1 = 1'],
+          ]
+        : [['desk_packs', 'inline = 1']];
+    for (const [table, where] of tables) {
+      await store.engine.write(who.tenant, async (tx) => {
+        const rows = await tx.all<{ digest: string; bytes: Buffer }>(
+          `SELECT digest, bytes FROM ${table} WHERE tenant = ? AND ${where}`,
+          [who.tenant],
+        );
+        for (const row of rows) {
+          const rotten = flip(Buffer.from(row.bytes));
+          if (rotten)
+            await tx.run(`UPDATE ${table} SET bytes = ? WHERE tenant = ? AND digest = ?`, [
+              rotten,
+              who.tenant,
+              row.digest,
+            ]);
+        }
+      });
     }
+    if (backend === 'postgres') return;
     const walk = (d: string) => {
+      if (!existsSync(d)) return;
       for (const e of readdirSync(d, { withFileTypes: true })) {
         const abs = join(d, e.name);
         if (e.isDirectory()) walk(abs);
         else {
-          const bytes = readFileSync(abs);
-          const at = bytes.indexOf(text);
-          if (at >= 0) {
-            bytes[at] = 'P'.charCodeAt(0);
-            writeFileSync(abs, bytes);
-          }
+          const rotten = flip(readFileSync(abs));
+          if (rotten) writeFileSync(abs, rotten);
         }
       }
     };
@@ -496,6 +521,8 @@ function deskSuite(backend: Backend) {
             for (let i = 0; i < 30; i++)
               put(work, `f${i}.txt`, i < 15 ? `round ${round} ${i}\n` : `v${round % 3} ${i}\n`);
             await desk.checkpoint(workspace.id);
+            // Let the collector in between rounds (it also runs during each checkpoint's awaits).
+            await new Promise((resolve) => setTimeout(resolve, 3));
           }
         } finally {
           writing = false;

@@ -6,8 +6,12 @@ import { CairnError } from '../errors.js';
  * bytes in two tenants are two objects (cross-tenant dedup would leak).
  */
 export interface BlobStore {
-  /** Stores bytes durably and returns their digest; storing existing content is a no-op. */
-  put(tenant: string, bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores bytes durably and returns their digest; storing existing content
+   * is a no-op. A caller that has just hashed the bytes may pass the digest
+   * to save hashing them again; it is trusted (and checked on a full `get`).
+   */
+  put(tenant: string, bytes: Uint8Array, digest?: string): Promise<string>;
   /** Returns the bytes, after checking they still hash to the digest (CORRUPT otherwise). */
   get(tenant: string, digest: string): Promise<Buffer>;
   /**

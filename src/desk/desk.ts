@@ -1088,15 +1088,17 @@ export class Desk {
         });
         report.removedObjects = dead.length;
         const used = new Set(rows.filter((r) => live.has(r.digest)).map((r) => r.pack));
-        const packs = await tx.all<{ digest: string; state: string; size: number; created_at: number }>(
-          'SELECT digest, state, size, created_at FROM desk_packs WHERE tenant = ?',
+        const packs = await tx.all<{ digest: string; state: string; size: number; created_at: number; inline: number }>(
+          'SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?',
           [this.tenant],
         );
         for (const p of packs) {
           const abandoned = p.state === 'writing' && Number(p.created_at) < started - graceMs;
           if ((p.state === 'live' && !used.has(p.digest)) || abandoned) {
             await tx.run('DELETE FROM desk_packs WHERE tenant = ? AND digest = ?', [this.tenant, p.digest]);
-            doomedPacks.push(p.digest);
+            // An inline pack's bytes went with its row; a pack file is deleted once this commits.
+            if (!Number(p.inline)) doomedPacks.push(p.digest);
+            else report.removedPacks++;
             report.freedBytes += Number(p.size);
           }
         }

@@ -374,6 +374,23 @@ function candidateRules(bytes: Uint8Array): number[] {
   return [...selected].sort((a, b) => a - b);
 }
 
+/**
+ * Second look for rules whose keywords the case-folding prefilter over-selects:
+ * AWS key ids are upper case (`AKIA…`), so `canvas` or `planValue` must not
+ * run the AWS rules; the secret-key pattern needs "secret" and "access".
+ */
+const CONFIRM: Readonly<Record<string, (text: string) => boolean>> = {
+  aws: (text) =>
+    /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/.test(text) || /secret_?access/i.test(text),
+};
+
+function confirmRules(rules: number[], text: string): number[] {
+  return rules.filter((r) => {
+    const check = CONFIRM[shortRuleId(recommendedRules[r] as Rule)];
+    return check === undefined || check(text);
+  });
+}
+
 function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1;
 }
@@ -444,9 +461,12 @@ export async function scanFile(
     text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     findings.push(...contentPathFindings(relPath, kind, text));
   }
-  const rules = candidateRules(bytes);
+  let rules = candidateRules(bytes);
   if (rules.length > 0) {
     text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    rules = confirmRules(rules, text);
+  }
+  if (rules.length > 0 && text !== null) {
     findings.push(...(await lintContent(relPath, text, rules)));
   }
   return dedupe(findings);

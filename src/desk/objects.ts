@@ -15,7 +15,10 @@ import { digestOf } from './chunker.js';
  * records the snapshot indexes its objects and marks the pack `live`. A crash
  * anywhere before leaves an unreferenced pack that GC removes.
  */
-export const PACK_BYTES = 16 * 1024 * 1024;
+export const PACK_BYTES = 8 * 1024 * 1024;
+/** The new objects of a checkpoint up to this size go into the database, in the snapshot's own transaction. */
+export const INLINE_BYTES = 256 * 1024;
+const PENDING_BYTES = 4 * 1024 * 1024;
 const BATCH = 400;
 
 export type ObjectKind = 'chunk' | 'tree';
@@ -26,6 +29,8 @@ export interface IndexRow {
   pack: string;
   off: number;
   len: number;
+  /** 1 when the pack's bytes live in `desk_packs.bytes` rather than the blob store. */
+  inline: number;
 }
 
 function placeholders(n: number): string {
@@ -47,11 +52,16 @@ export async function findObjects(
 ): Promise<Map<string, IndexRow>> {
   const found = new Map<string, IndexRow>();
   await inBatches(digests, async (slice) => {
+    // Joined with the pack, so an object whose pack row is gone counts as missing.
     const rows = await tx.all<IndexRow>(
-      `SELECT digest, kind, pack, off, len FROM desk_objects WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`,
+      `SELECT o.digest, o.kind, o.pack, o.off, o.len, p.inline FROM desk_objects o
+       JOIN desk_packs p ON p.tenant = o.tenant AND p.digest = o.pack
+       WHERE o.tenant = ? AND o.digest IN (${placeholders(slice.length)})`,
       [tenant, ...slice],
     );
-    for (const row of rows) found.set(row.digest, { ...row, off: Number(row.off), len: Number(row.len) });
+    for (const row of rows) {
+      found.set(row.digest, { ...row, off: Number(row.off), len: Number(row.len), inline: Number(row.inline) });
+    }
   });
   return found;
 }
@@ -83,7 +93,7 @@ export class ObjectStore {
     }
     let bytes: Buffer;
     try {
-      bytes = await this.blobs.getRange(this.tenant, row.pack, row.off, row.len);
+      bytes = row.inline ? await this.inlineRange(row) : await this.blobs.getRange(this.tenant, row.pack, row.off, row.len);
     } catch (error) {
       // GC may have repacked the object since it was located: look it up once more.
       this.located.delete(digest);
@@ -99,6 +109,19 @@ export class ObjectStore {
       );
     }
     return bytes;
+  }
+
+  private async inlineRange(row: IndexRow): Promise<Buffer> {
+    const found = await this.engine.read(this.tenant, (tx) =>
+      tx.get<{ part: Buffer | null }>('SELECT substr(bytes, ?, ?) AS part FROM desk_packs WHERE tenant = ? AND digest = ?', [
+        row.off + 1,
+        row.len,
+        this.tenant,
+        row.pack,
+      ]),
+    );
+    if (!found?.part) throw new CairnError('NOT_FOUND', `desk pack ${row.pack} is gone`, { pack: row.pack });
+    return Buffer.from(found.part);
   }
 
   private async relocated(digest: string, was: IndexRow): Promise<boolean> {
@@ -136,6 +159,8 @@ export class PackWriter {
   private readonly written = new Map<string, IndexRow>();
   private readonly reused = new Set<string>();
   private readonly packs: string[] = [];
+  /** The checkpoint's only pack when it is small: stored by `commit`, in the snapshot's transaction. */
+  private inline: { digest: string; bytes: Buffer } | null = null;
   private pending: { digest: string; kind: ObjectKind; bytes: Buffer }[] = [];
   private pendingBytes = 0;
   addedBytes = 0;
@@ -153,7 +178,7 @@ export class PackWriter {
     if (this.written.has(digest) || this.reused.has(digest)) return;
     this.pending.push({ digest, kind, bytes });
     this.pendingBytes += bytes.length;
-    if (this.pending.length >= BATCH || this.pendingBytes >= PACK_BYTES) await this.resolvePending();
+    if (this.pending.length >= BATCH || this.pendingBytes >= PENDING_BYTES) await this.resolvePending();
   }
 
   /** Asks the index about the queued objects and appends the unknown ones to the current pack. */
@@ -178,6 +203,7 @@ export class PackWriter {
         pack: '',
         off: this.partBytes,
         len: object.bytes.length,
+        inline: 0,
       };
       this.parts.push(object.bytes);
       this.partBytes += object.bytes.length;
@@ -188,7 +214,7 @@ export class PackWriter {
     }
   }
 
-  private async flushPack(): Promise<void> {
+  private async flushPack(last = false): Promise<void> {
     if (this.parts.length === 0) return;
     const bytes = Buffer.concat(this.parts, this.partBytes);
     const rows = this.partRows;
@@ -196,23 +222,28 @@ export class PackWriter {
     this.partBytes = 0;
     this.partRows = [];
     const digest = digestOf(bytes);
+    for (const row of rows) row.pack = digest;
+    if (last && this.packs.length === 0 && bytes.length <= INLINE_BYTES) {
+      for (const row of rows) row.inline = 1;
+      this.inline = { digest, bytes };
+      return;
+    }
     const { engine, tenant, blobs } = this.store;
     await engine.write(tenant, (tx) =>
       tx.run(
-        `INSERT INTO desk_packs (tenant, digest, state, size, created_at) VALUES (?, ?, 'writing', ?, ?)
+        `INSERT INTO desk_packs (tenant, digest, state, size, created_at, inline) VALUES (?, ?, 'writing', ?, ?, 0)
          ON CONFLICT (tenant, digest) DO NOTHING`,
         [tenant, digest, bytes.length, this.now()],
       ),
     );
-    await blobs.put(tenant, bytes);
-    for (const row of rows) row.pack = digest;
+    await blobs.put(tenant, bytes, digest);
     this.packs.push(digest);
   }
 
-  /** Stores everything still buffered; call before the snapshot's transaction. */
+  /** Stores everything still buffered (a small remainder is kept for `commit`); call before the snapshot's transaction. */
   async flush(): Promise<void> {
     await this.resolvePending();
-    await this.flushPack();
+    await this.flushPack(true);
   }
 
   /**
@@ -244,6 +275,13 @@ export class PackWriter {
       );
     });
     if (announced !== this.packs.length) return this.packs;
+    if (this.inline) {
+      await tx.run(
+        `INSERT INTO desk_packs (tenant, digest, state, size, created_at, inline, bytes) VALUES (?, ?, 'live', ?, ?, 1, ?)
+         ON CONFLICT (tenant, digest) DO NOTHING`,
+        [tenant, this.inline.digest, this.inline.bytes.length, this.now(), this.inline.bytes],
+      );
+    }
     for (const row of this.written.values()) this.store.remember(row);
     return [];
   }

@@ -227,8 +227,10 @@ CREATE TABLE desk_packs (
   state TEXT NOT NULL CHECK (state IN ('writing', 'live')),
   size ${t.bigint} NOT NULL,
   created_at ${t.bigint} NOT NULL,
+  inline INTEGER NOT NULL CHECK (inline IN (0, 1)),
+  bytes ${t.bytes},
   PRIMARY KEY (tenant, digest)
-)${t.clustered};`;
+);`;
 }
 
 export const MIGRATIONS: readonly Migration[] = [

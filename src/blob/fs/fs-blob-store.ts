@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { closeSync, constants, promises as fs, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../digest.js';
 import { CairnError, notFound } from '../../errors.js';
@@ -29,7 +29,31 @@ function diskFull(error: unknown, root: string): unknown {
  * crash a blob is either whole under its name or absent.
  */
 export class FsBlobStore implements BlobStore {
+  /** Open descriptors for range reads (desk packs are read a few objects at a time), oldest first. */
+  private readonly readers = new Map<string, number>();
+
   constructor(private readonly root: string) {}
+
+  private reader(file: string, digest: string): number {
+    let fd = this.readers.get(file);
+    if (fd !== undefined) return fd;
+    try {
+      fd = openSync(file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('blob', digest);
+      throw error;
+    }
+    if (this.readers.size >= 32) this.forget(this.readers.keys().next().value as string);
+    this.readers.set(file, fd);
+    return fd;
+  }
+
+  private forget(file: string): void {
+    const fd = this.readers.get(file);
+    if (fd === undefined) return;
+    this.readers.delete(file);
+    closeSync(fd);
+  }
 
   private path(tenant: string, digest: string): { dir: string; file: string } {
     checkTenant(tenant);
@@ -38,8 +62,8 @@ export class FsBlobStore implements BlobStore {
     return { dir, file: join(dir, digest) };
   }
 
-  async put(tenant: string, bytes: Uint8Array): Promise<string> {
-    const digest = sha256Hex(bytes);
+  async put(tenant: string, bytes: Uint8Array, known?: string): Promise<string> {
+    const digest = known ?? sha256Hex(bytes);
     const { dir, file } = this.path(tenant, digest);
     if (await this.has(tenant, digest)) return digest;
     await this.makeDurableDir(dir);
@@ -81,25 +105,15 @@ export class FsBlobStore implements BlobStore {
 
   async getRange(tenant: string, digest: string, offset: number, length: number): Promise<Buffer> {
     const { file } = this.path(tenant, digest);
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('blob', digest);
-      throw error;
+    const fd = this.reader(file, digest);
+    const bytes = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, bytes, got, length - got, offset + got);
+      if (n === 0) throw rangeNotFound(digest, offset, length);
+      got += n;
     }
-    try {
-      const bytes = Buffer.allocUnsafe(length);
-      let got = 0;
-      while (got < length) {
-        const { bytesRead } = await handle.read(bytes, got, length - got, offset + got);
-        if (bytesRead === 0) throw rangeNotFound(digest, offset, length);
-        got += bytesRead;
-      }
-      return bytes;
-    } finally {
-      await handle.close();
-    }
+    return bytes;
   }
 
   async has(tenant: string, digest: string): Promise<boolean> {
@@ -114,6 +128,7 @@ export class FsBlobStore implements BlobStore {
 
   async delete(tenant: string, digest: string): Promise<void> {
     const { dir, file } = this.path(tenant, digest);
+    this.forget(file);
     try {
       await fs.unlink(file);
       await fsyncPath(dir, constants.O_RDONLY | constants.O_DIRECTORY);
@@ -122,5 +137,7 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    for (const file of [...this.readers.keys()]) this.forget(file);
+  }
 }

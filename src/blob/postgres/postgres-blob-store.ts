@@ -11,9 +11,9 @@ import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob }
 export class PostgresBlobStore implements BlobStore {
   constructor(private readonly engine: Engine) {}
 
-  async put(tenant: string, bytes: Uint8Array): Promise<string> {
+  async put(tenant: string, bytes: Uint8Array, known?: string): Promise<string> {
     checkTenant(tenant);
-    const digest = sha256Hex(bytes);
+    const digest = known ?? sha256Hex(bytes);
     await this.engine.write(tenant, (tx) =>
       tx.run(
         'INSERT INTO blobs (tenant, digest, size, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, digest) DO NOTHING',
