@@ -1088,10 +1088,13 @@ export class Desk {
         });
         report.removedObjects = dead.length;
         const used = new Set(rows.filter((r) => live.has(r.digest)).map((r) => r.pack));
-        const packs = await tx.all<{ digest: string; state: string; size: number; created_at: number; inline: number }>(
-          'SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?',
-          [this.tenant],
-        );
+        const packs = await tx.all<{
+          digest: string;
+          state: string;
+          size: number;
+          created_at: number;
+          inline: number;
+        }>('SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?', [this.tenant]);
         for (const p of packs) {
           const abandoned = p.state === 'writing' && Number(p.created_at) < started - graceMs;
           if ((p.state === 'live' && !used.has(p.digest)) || abandoned) {

@@ -381,7 +381,8 @@ function candidateRules(bytes: Uint8Array): number[] {
  */
 const CONFIRM: Readonly<Record<string, (text: string) => boolean>> = {
   aws: (text) =>
-    /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/.test(text) || /secret_?access/i.test(text),
+    /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/.test(text) ||
+    /secret_?access/i.test(text),
 };
 
 function confirmRules(rules: number[], text: string): number[] {

@@ -60,7 +60,12 @@ export async function findObjects(
       [tenant, ...slice],
     );
     for (const row of rows) {
-      found.set(row.digest, { ...row, off: Number(row.off), len: Number(row.len), inline: Number(row.inline) });
+      found.set(row.digest, {
+        ...row,
+        off: Number(row.off),
+        len: Number(row.len),
+        inline: Number(row.inline),
+      });
     }
   });
   return found;
@@ -93,7 +98,9 @@ export class ObjectStore {
     }
     let bytes: Buffer;
     try {
-      bytes = row.inline ? await this.inlineRange(row) : await this.blobs.getRange(this.tenant, row.pack, row.off, row.len);
+      bytes = row.inline
+        ? await this.inlineRange(row)
+        : await this.blobs.getRange(this.tenant, row.pack, row.off, row.len);
     } catch (error) {
       // GC may have repacked the object since it was located: look it up once more.
       this.located.delete(digest);
@@ -113,12 +120,10 @@ export class ObjectStore {
 
   private async inlineRange(row: IndexRow): Promise<Buffer> {
     const found = await this.engine.read(this.tenant, (tx) =>
-      tx.get<{ part: Buffer | null }>('SELECT substr(bytes, ?, ?) AS part FROM desk_packs WHERE tenant = ? AND digest = ?', [
-        row.off + 1,
-        row.len,
-        this.tenant,
-        row.pack,
-      ]),
+      tx.get<{ part: Buffer | null }>(
+        'SELECT substr(bytes, ?, ?) AS part FROM desk_packs WHERE tenant = ? AND digest = ?',
+        [row.off + 1, row.len, this.tenant, row.pack],
+      ),
     );
     if (!found?.part) throw new CairnError('NOT_FOUND', `desk pack ${row.pack} is gone`, { pack: row.pack });
     return Buffer.from(found.part);

@@ -18,9 +18,13 @@ async function fsyncPath(path: string, flags: number): Promise<void> {
 function diskFull(error: unknown, root: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
-  return new CairnError('UNAVAILABLE', `no space left for blobs under ${root} (${code}): free space and retry`, {
-    errno: code,
-  });
+  return new CairnError(
+    'UNAVAILABLE',
+    `no space left for blobs under ${root} (${code}): free space and retry`,
+    {
+      errno: code,
+    },
+  );
 }
 
 /**

@@ -277,9 +277,13 @@ function translate(error: unknown, dir: string): unknown {
     );
   }
   if (code.startsWith('SQLITE_FULL')) {
-    return new CairnError('UNAVAILABLE', `the disk holding the store at ${dir} is full (${code}): free space and retry`, {
-      sqlite: code,
-    });
+    return new CairnError(
+      'UNAVAILABLE',
+      `the disk holding the store at ${dir} is full (${code}): free space and retry`,
+      {
+        sqlite: code,
+      },
+    );
   }
   if (
     code.startsWith('SQLITE_CANTOPEN') ||
