@@ -308,6 +308,12 @@ function deskSuite(backend: Backend) {
         expect(branches.length).toBe(4);
         for (const f of forks) await desk.detach(f.workspace.id, { discard: true });
         expect(mounts()).toEqual([]);
+        // The shared lower layer goes once no fork uses it (grace 0 here).
+        const gc = await desk.gc({ graceMs: 0 });
+        expect(gc.removedLayers).toBe(driver === 'overlay' ? 1 : 0);
+        expect(existsSync(join(temp.dir, 'desk-state', 'lower', who.tenant))).toBe(driver === 'overlay');
+        if (driver === 'overlay')
+          expect(readdirSync(join(temp.dir, 'desk-state', 'lower', who.tenant))).toEqual([]);
       });
     }
 

@@ -11,6 +11,7 @@ import {
   rmSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -44,7 +45,7 @@ import {
   statKeyOf,
 } from './model.js';
 import { inBatches, ObjectStore, type PackWriter } from './objects.js';
-import { isMounted, mountOverlay, overlaySupported, unmountOverlay } from './overlay.js';
+import { isMounted, Mounter, mountOverlay, overlaySupported, unmountOverlay } from './overlay.js';
 import {
   alreadyAttached,
   type Driver,
@@ -137,6 +138,8 @@ export interface GcReport {
   marked: number;
   removedObjects: number;
   removedPacks: number;
+  /** Overlay lower layers (this host's desk state) no attached fork uses. */
+  removedLayers: number;
   freedBytes: number;
 }
 
@@ -174,6 +177,7 @@ export class Desk {
   private readonly handles = new Map<string, Handle>();
   private readonly now: () => number;
   private readonly policy: SecretPolicy;
+  private readonly mounter = new Mounter();
 
   constructor(private readonly options: DeskOptions) {
     this.objects = new ObjectStore(options.engine, options.blobs, options.who.tenant);
@@ -753,8 +757,13 @@ export class Desk {
 
   /** The read-only lower layer holding a snapshot, materialised once per root tree and shared by its forks. */
   private async lowerFor(snapshot: SnapshotRow): Promise<string> {
-    const lower = join(this.ensureStateDir(), 'lower', snapshot.root);
-    if (existsSync(lower)) return lower;
+    const lower = join(this.ensureStateDir(), 'lower', this.tenant, snapshot.root);
+    if (existsSync(lower)) {
+      // Its time says when it was last used: GC keeps layers used within its grace.
+      const now = new Date(this.now());
+      utimesSync(lower, now, now);
+      return lower;
+    }
     const temp = `${lower}.tmp-${newId('snapshot')}`;
     mkdirSync(temp, { recursive: true });
     await materialize(this.objects, temp, dirNode(snapshot.root), this.counter('write'));
@@ -769,12 +778,8 @@ export class Desk {
 
   private async mountFork(row: WorkspaceRow, base: SnapshotRow): Promise<void> {
     const layout = this.overlayLayout(row.id);
-    mountOverlay({
-      lower: await this.lowerFor(base),
-      upper: layout.upper,
-      work: layout.work,
-      mountpoint: row.path,
-    });
+    const lower = await this.lowerFor(base);
+    await mountOverlay({ lower, upper: layout.upper, work: layout.work, mountpoint: row.path }, this.mounter);
   }
 
   /**
@@ -845,7 +850,7 @@ export class Desk {
           await insertWorkspace(tx, row);
         });
       } catch (error) {
-        if (driver === 'overlay') unmountOverlay(row.path);
+        if (driver === 'overlay') await unmountOverlay(row.path, this.mounter);
         rmSync(this.overlayLayout(row.id).upper, { recursive: true, force: true });
         if (driver === 'copy')
           for (const name of readdirSync(row.path))
@@ -893,7 +898,7 @@ export class Desk {
     );
     if (options.discard) {
       if (row.driver === 'overlay') {
-        unmountOverlay(row.path);
+        await unmountOverlay(row.path, this.mounter);
         rmSync(join(this.ensureStateDir(), 'forks', row.id), { recursive: true, force: true });
       } else {
         for (const name of readdirSync(row.path))
@@ -1054,6 +1059,7 @@ export class Desk {
       marked: 0,
       removedObjects: 0,
       removedPacks: 0,
+      removedLayers: 0,
       freedBytes: 0,
     };
     const doomedPacks: string[] = [];
@@ -1116,12 +1122,42 @@ export class Desk {
         );
     }
     report.marked = live.size;
+    report.removedLayers = await this.sweepLayers(started - graceMs);
     for (const digest of doomedPacks) {
       await this.options.blobs.delete(this.tenant, digest);
       report.removedPacks++;
       progress?.('sweep', report.removedPacks);
     }
     return report;
+  }
+
+  /**
+   * Deletes this tenant's overlay lower layers on this host that no attached
+   * overlay workspace starts from and that were last used before `before`
+   * (a fork being created in another process touches its layer first).
+   */
+  private async sweepLayers(before: number): Promise<number> {
+    const dir = join(this.ensureStateDir(), 'lower', this.tenant);
+    if (!existsSync(dir)) return 0;
+    const used = new Set(
+      (
+        await this.read('desk.read', (tx) =>
+          tx.all<{ root: string }>(
+            `SELECT s.root FROM desk_workspaces w JOIN desk_snapshots s ON s.tenant = w.tenant AND s.id = w.base_snapshot
+             WHERE w.tenant = ? AND w.host = ? AND w.driver = 'overlay' AND w.state = 'attached'`,
+            [this.tenant, this.options.host],
+          ),
+        )
+      ).map((r) => r.root),
+    );
+    let removed = 0;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (used.has(name) || lstatSync(path).mtimeMs >= before) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
   }
 
   /**
@@ -1172,6 +1208,7 @@ export class Desk {
       h.watcher?.close();
     }
     this.handles.clear();
+    this.mounter.close();
   }
 }
 

@@ -47,6 +47,8 @@ export interface ApplyContext {
   written: { path: string; node: FileNode | LinkNode }[];
   /** Called after each file written (progress for long restores). */
   onFile?: () => void;
+  /** Writing into a new directory nobody uses yet: no temporary names. */
+  fresh?: boolean;
 }
 
 export function applyContext(
@@ -73,28 +75,42 @@ function covered(ctx: ApplyContext, path: string): boolean {
 const HOLE = 64 * 1024;
 const ZEROS = Buffer.alloc(HOLE);
 
-/** Writes bytes at a position, leaving all-zero 64 KiB blocks as holes. */
-function writeSparse(fd: number, bytes: Buffer, position: number): void {
+/** Writes bytes at a position, leaving all-zero 64 KiB blocks as holes; true when the last block was a hole. */
+function writeSparse(fd: number, bytes: Buffer, position: number): boolean {
+  let hole = false;
   for (let at = 0; at < bytes.length; at += HOLE) {
     const block = bytes.subarray(at, Math.min(at + HOLE, bytes.length));
-    if (block.length === HOLE && block.equals(ZEROS)) continue;
+    hole = block.length === HOLE && block.equals(ZEROS);
+    if (hole) continue;
     let done = 0;
     while (done < block.length) done += writeSync(fd, block, done, block.length - done, position + at + done);
   }
+  return hole;
 }
 
-/** Writes a file's chunks; zero blocks become holes, so sparse files stay sparse. */
-export async function writeFileNode(objects: ObjectStore, abs: string, node: FileNode): Promise<void> {
-  const temp = `${abs}.cairn-${randomBytes(6).toString('hex')}`;
+/**
+ * Writes a file's chunks; zero blocks become holes, so sparse files stay
+ * sparse. Into a live directory the file goes to a temporary name and is
+ * renamed into place; `fresh` (a new directory nobody uses yet) writes it
+ * under its own name.
+ */
+export async function writeFileNode(
+  objects: ObjectStore,
+  abs: string,
+  node: FileNode,
+  fresh = false,
+): Promise<void> {
+  const temp = fresh ? abs : `${abs}.cairn-${randomBytes(6).toString('hex')}`;
   const fd = openSync(temp, 'wx', 0o600);
   try {
     let position = 0;
+    let hole = false;
     for (const digest of node.chunks) {
       const bytes = await objects.get(digest);
-      writeSparse(fd, bytes, position);
+      hole = writeSparse(fd, bytes, position);
       position += bytes.length;
     }
-    ftruncateSync(fd, node.size);
+    if (hole) ftruncateSync(fd, node.size);
     fchmodSync(fd, node.exec ? 0o755 : 0o644);
   } catch (error) {
     closeSync(fd);
@@ -102,7 +118,7 @@ export async function writeFileNode(objects: ObjectStore, abs: string, node: Fil
     throw error;
   }
   closeSync(fd);
-  renameSync(temp, abs);
+  if (!fresh) renameSync(temp, abs);
 }
 
 function exists(abs: string): boolean {
@@ -115,7 +131,7 @@ async function create(ctx: ApplyContext, rel: string, node: Node): Promise<boole
     return false;
   }
   const abs = join(ctx.root, rel);
-  if (ctx.apply && exists(abs)) {
+  if (ctx.apply && !ctx.fresh && exists(abs)) {
     ctx.blocked.push(rel);
     return false;
   }
@@ -130,7 +146,7 @@ async function create(ctx: ApplyContext, rel: string, node: Node): Promise<boole
       }
     }
   } else if (ctx.apply) {
-    if (node.kind === 'file') await writeFileNode(ctx.objects, abs, node);
+    if (node.kind === 'file') await writeFileNode(ctx.objects, abs, node, ctx.fresh);
     else symlinkSync(node.target, abs);
     ctx.written.push({ path: rel, node });
     ctx.onFile?.();
@@ -256,6 +272,7 @@ export async function materialize(
 ): Promise<ApplyContext> {
   const ctx = applyContext(root, objects, true);
   ctx.onFile = onFile;
+  ctx.fresh = true;
   for (const [name, child] of await loadDir(objects, tree)) await create(ctx, name, child);
   return ctx;
 }
