@@ -337,8 +337,9 @@ export class Desk {
       busy: Promise.resolve(),
       ignoreText: null,
     };
+    // An overlay's upper layer is its change set already: it needs no watcher.
     if (row.driver === 'overlay') handle.upper = this.overlayLayout(row.id).upper;
-    if (this.options.watch)
+    else if (this.options.watch)
       handle.watcher = new DirWatcher(row.path, (p, d) => this.skipPath(handle, p, d, null));
     return handle;
   }
@@ -480,6 +481,9 @@ export class Desk {
     extra: {
       force?: boolean;
       payload?: Record<string, unknown>;
+      alsoNamed?: string[];
+      /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
+      noScan?: boolean;
       beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
     } = {},
   ): Promise<CheckpointResult> {
@@ -517,13 +521,16 @@ export class Desk {
     extra: {
       force?: boolean;
       payload?: Record<string, unknown>;
+      alsoNamed?: string[];
+      /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
+      noScan?: boolean;
       beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
     },
   ): Promise<CheckpointResult> {
     const findings: SecretFinding[] = [];
     const writer = this.objects.writer(this.now);
     const ctx = this.scanContext(h, writer, findings);
-    const dirty = await this.dirtyDirs(h);
+    const dirty = extra.noScan ? new Set<string>() : await this.dirtyDirs(h);
     if (dirty === 'all') {
       await rescan(ctx, h.root, '', true);
     } else {
@@ -564,7 +571,7 @@ export class Desk {
       if (extra.beforeCommit) await extra.beforeCommit(tx, id);
       const current = await workspaceRow(tx, this.tenant, h.row.id, tx.lockRows);
       if (current.head_snapshot !== (h.head.id === '' ? id : h.head.id)) throw new Retry('head moved');
-      if ((await writer.commit(tx)).length > 0) throw new Retry('objects collected');
+      if ((await writer.commit(tx, extra.alsoNamed)).length > 0) throw new Retry('objects collected');
       const event = await log.appendEvent(
         tx,
         this.options.who,
@@ -690,9 +697,17 @@ export class Desk {
         const st = lstatSync(join(h.row.path, path), { throwIfNoEntry: false });
         node.stat = st ? statKeyOf(st, settled) : null;
       }
-      h.fullScan = h.watcher === undefined && h.row.driver !== 'overlay';
-      const after = (await this.snapshot(h, 'restore', { force: true, payload: { restored: target.id } }))
-        .snapshot;
+      // The model now describes what was written (with the target's digests where the disk matches it
+      // exactly), so the restore is recorded without a scan; the watcher's events from these writes
+      // stay queued for the next checkpoint. The commit checks the root is still indexed.
+      const after = (
+        await this.snapshot(h, 'restore', {
+          force: true,
+          noScan: true,
+          payload: { restored: target.id },
+          alsoNamed: [target.root],
+        })
+      ).snapshot;
       return {
         snapshot: toSnapshot(target),
         before,

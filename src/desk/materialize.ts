@@ -205,6 +205,7 @@ export async function applyTree(
   if (current.tree !== null && current.tree === target.tree) return;
   const from = await loadDir(ctx.objects, current);
   const to = await loadDir(ctx.objects, target);
+  const skipped = ctx.blocked.length + ctx.withheld.length;
   const touch = () => {
     if (ctx.apply) current.tree = null;
   };
@@ -260,6 +261,12 @@ export async function applyTree(
       if (ctx.apply) from.delete(name);
       if ((await create(ctx, path, after)) && ctx.apply) from.set(name, after);
     }
+  }
+  // Everything below now matches the target exactly: take its digest rather than recomputing it.
+  if (ctx.apply && !ctx.only && ctx.blocked.length + ctx.withheld.length === skipped) {
+    current.tree = target.tree;
+    current.files = target.files;
+    current.bytes = target.bytes;
   }
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CairnError } from '../errors.js';
 import { chunkFile } from './chunker.js';
 import type { ObjectStore, PackWriter } from './objects.js';
-import { decodeTree, EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
+import { EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
 import type { Entry, EntryMap } from './types.js';
 
 /**
@@ -104,7 +104,7 @@ export async function loadDir(objects: ObjectStore, node: DirNode): Promise<Map<
   const digest = node.tree as string;
   const children = new Map<string, Node>();
   if (digest !== EMPTY_TREE.digest) {
-    for (const item of decodeTree(digest, await objects.get(digest))) {
+    for (const item of await objects.tree(digest)) {
       if (item.kind === 'file') {
         children.set(item.name, {
           kind: 'file',

@@ -2,6 +2,7 @@ import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError } from '../errors.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import { digestOf } from './chunker.js';
+import { decodeTree, type TreeItem } from './tree.js';
 
 /**
  * The desk's object store. Objects (file chunks and tree manifests) are
@@ -73,6 +74,8 @@ export async function findObjects(
 
 export class ObjectStore {
   private readonly located = new Map<string, IndexRow>();
+  /** Decoded tree objects (immutable, so safe to share), most recently used last. */
+  private readonly trees = new Map<string, TreeItem[]>();
 
   constructor(
     readonly engine: Engine,
@@ -136,6 +139,20 @@ export class ObjectStore {
     return now !== undefined && (now.pack !== was.pack || now.off !== was.off);
   }
 
+  /** A tree object, decoded; cached, since restores and forks walk the same trees again and again. */
+  async tree(digest: string): Promise<TreeItem[]> {
+    const cached = this.trees.get(digest);
+    if (cached) {
+      this.trees.delete(digest);
+      this.trees.set(digest, cached);
+      return cached;
+    }
+    const items = decodeTree(digest, await this.get(digest));
+    if (this.trees.size >= 4096) this.trees.delete(this.trees.keys().next().value as string);
+    this.trees.set(digest, items);
+    return items;
+  }
+
   remember(row: IndexRow): void {
     if (this.located.size > 100_000) this.located.clear();
     this.located.set(row.digest, row);
@@ -143,6 +160,7 @@ export class ObjectStore {
 
   forget(): void {
     this.located.clear();
+    this.trees.clear();
   }
 
   writer(now: () => number): PackWriter {
