@@ -850,7 +850,7 @@ export class Desk {
           const ctx = await materialize(this.objects, row.path, tree, this.counter('write'));
           const settled = this.now();
           for (const { path, node } of ctx.written) {
-            node.stat = statKeyOf(lstatSync(join(row.path, path)), settled);
+            node.stat = statKeyOf(ctx.stats.get(path) ?? lstatSync(join(row.path, path)), settled);
           }
         }
         await this.write('desk.write', async (tx) => {
