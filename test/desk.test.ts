@@ -221,6 +221,42 @@ function deskSuite(backend: Backend) {
       expect(readFileSync(join(work, 'd1/f1.txt'), 'utf8')).toBe('v1 1\n');
     });
 
+    it('with a watcher, catches in-place same-size edits, deletes, renames and chmod, as a full scan would', async () => {
+      const work = join(temp.dir, 'work');
+      for (let i = 0; i < 12; i++) put(work, `d${i % 3}/f${i}.txt`, `aaaa ${i}\n`);
+      await openDesk({ watch: true });
+      const { workspace } = await desk.attach({ dir: work });
+      // Past the racy window, so only the watcher can tell these files changed.
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      const steps = [
+        `printf 'bbbb 0\\n' > "${join(work, 'd0/f0.txt')}"`,
+        `rm "${join(work, 'd1/f1.txt')}"`,
+        `mv "${join(work, 'd2/f2.txt')}" "${join(work, 'd2/renamed.txt')}"`,
+        `chmod +x "${join(work, 'd0/f3.txt')}"`,
+      ];
+      for (const step of steps) {
+        execFileSync('sh', ['-c', step]);
+        const watched = await desk.checkpoint(workspace.id);
+        expect(watched.created, step).toBe(true);
+        // A second desk with no watcher and no cache re-reads everything: it must find nothing new.
+        const scanner = another(who);
+        expect((await scanner.checkpoint(workspace.id)).created, step).toBe(false);
+        await scanner.close();
+      }
+      const listed = await desk.diff({
+        from: (await desk.listSnapshots(workspace.id))[0]!.id,
+        workspace: workspace.id,
+        patches: false,
+      });
+      expect(listed.map((d) => `${d.change} ${d.path}`)).toEqual([
+        'modified d0/f0.txt',
+        'mode-changed d0/f3.txt',
+        'removed d1/f1.txt',
+        'removed d2/f2.txt',
+        'added d2/renamed.txt',
+      ]);
+    });
+
     it('previews a restore without changing anything, then restores only the differing files', async () => {
       const work = join(temp.dir, 'work');
       put(work, 'keep.txt', 'same\n');

@@ -39,6 +39,7 @@ import {
   findDir,
   flatten,
   loadDir,
+  refreshEntry,
   rescan,
   type ScanContext,
   seal,
@@ -65,7 +66,7 @@ import {
 } from './rows.js';
 import { loadStatCache, saveStatCache } from './stat-cache.js';
 import { type Entry, type FileEntry, sameEntry } from './types.js';
-import { COOKIE_PREFIX, DirWatcher } from './watcher.js';
+import { COOKIE_PREFIX, DirWatcher, TEMP_NAME } from './watcher.js';
 
 export interface DeskOptions {
   engine: Engine;
@@ -154,7 +155,6 @@ interface Handle {
   ignoreText: string | null;
 }
 
-const TEMP_NAME = /\.cairn-[0-9a-f]{12}$/;
 const RETRIES = 3;
 
 class Retry extends Error {}
@@ -457,8 +457,11 @@ export class Desk {
     };
   }
 
-  /** Which directories to rescan: those the watcher saw change, the overlay's upper layer, or all. */
-  private async dirtyDirs(h: Handle): Promise<Set<string> | 'all'> {
+  /**
+   * What to rescan: the directories (and single entries) the watcher saw
+   * change, the directories of an overlay's upper layer, or everything.
+   */
+  private async dirtyDirs(h: Handle): Promise<{ dirs: Set<string>; files: Set<string> } | 'all'> {
     const full = h.fullScan;
     h.fullScan = false;
     if (h.watcher) {
@@ -466,7 +469,7 @@ export class Desk {
       if (!full) return seen;
     }
     if (full && h.row.driver !== 'overlay') return 'all';
-    if (h.upper) return upperDirs(h.upper);
+    if (h.upper) return { dirs: upperDirs(h.upper), files: new Set() };
     return 'all';
   }
 
@@ -530,11 +533,29 @@ export class Desk {
     const findings: SecretFinding[] = [];
     const writer = this.objects.writer(this.now);
     const ctx = this.scanContext(h, writer, findings);
-    const dirty = extra.noScan ? new Set<string>() : await this.dirtyDirs(h);
+    const dirty = extra.noScan
+      ? { dirs: new Set<string>(), files: new Set<string>() }
+      : await this.dirtyDirs(h);
     if (dirty === 'all') {
       await rescan(ctx, h.root, '', true);
     } else {
-      for (const dir of [...dirty].sort()) {
+      const listings = new Set(dirty.dirs);
+      for (const file of dirty.files) {
+        const slash = file.lastIndexOf('/');
+        const dir = slash < 0 ? '' : file.slice(0, slash);
+        if (listings.has(dir)) continue;
+        const chain = await findDir(this.objects, h.root, dir);
+        if (!chain) continue;
+        const outcome = await refreshEntry(
+          ctx,
+          chain[chain.length - 1] as DirNode,
+          dir,
+          file.slice(slash + 1),
+        );
+        if (outcome === 'listing') listings.add(dir);
+        else if (outcome) for (const node of chain) node.tree = null;
+      }
+      for (const dir of [...listings].sort()) {
         const chain = await findDir(this.objects, h.root, dir);
         if (!chain) continue;
         if (await rescan(ctx, chain[chain.length - 1] as DirNode, dir, false)) {
@@ -690,6 +711,7 @@ export class Desk {
       const before = (await this.snapshot(h, 'checkpoint')).snapshot;
       const eventsAfter = await this.eventsAfter(h, target);
       const ctx = applyContext(h.row.path, this.objects, true, (p) => credentialPathRule(p) !== null, only);
+      ctx.onWrite = h.watcher ? (path) => h.watcher?.expect([path]) : undefined;
       ctx.onFile = this.counter('write');
       await applyTree(ctx, h.root, dirNode(target.root));
       const settled = this.now();

@@ -49,6 +49,8 @@ export interface ApplyContext {
   written: { path: string; node: FileNode | LinkNode }[];
   /** Called after each file written (progress for long restores). */
   onFile?: () => void;
+  /** Called before a file's content is replaced in place (a changed file whose listing entry stays). */
+  onWrite?: (path: string) => void;
   /** Stat of files written by `materialize`, read from their descriptors. */
   stats: Map<string, Stats>;
 }
@@ -251,6 +253,7 @@ export async function applyTree(
         ctx.changes.push({ path, change: 'changed', kind: 'file' });
         if (ctx.apply) {
           touch();
+          ctx.onWrite?.(path);
           chmodSync(join(ctx.root, path), after.exec ? 0o755 : 0o644);
           before.exec = after.exec;
           before.stat = null;
@@ -263,6 +266,7 @@ export async function applyTree(
       ctx.changes.push({ path, change: 'changed', kind: 'file' });
       if (ctx.apply) {
         touch();
+        ctx.onWrite?.(path);
         await writeFileNode(ctx.objects, join(ctx.root, path), after);
         from.set(name, after);
         ctx.written.push({ path, node: after });

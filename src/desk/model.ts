@@ -185,49 +185,9 @@ export async function rescan(ctx: ScanContext, node: DirNode, path: string, deep
   let changed = false;
   const seen = new Set<string>();
   for (const dirent of listing) {
-    const name = dirent.name;
-    const rel = childPath(path, name);
-    if (name.includes('\uFFFD')) {
-      // Node decodes names as UTF-8: a name that is not valid UTF-8 cannot be opened by the name we were given.
-      ctx.unsupported.push(rel);
-      continue;
-    }
-    if (ctx.skip(rel, dirent.isDirectory())) continue;
-    const st = lstatOrNull(join(ctx.root, rel));
-    if (!st) continue;
-    const existing = children.get(name);
-    if (st.isDirectory()) {
-      seen.add(name);
-      if (existing?.kind === 'dir') {
-        if (deep && (await rescan(ctx, existing, rel, true))) changed = true;
-      } else {
-        const fresh = dirNode(null);
-        await rescan(ctx, fresh, rel, true);
-        children.set(name, fresh);
-        changed = true;
-      }
-    } else if (st.isFile()) {
-      if (
-        existing?.kind === 'file' &&
-        (unchanged(existing.stat, st) || (await sameAsLower(ctx, rel, existing, st)))
-      ) {
-        seen.add(name);
-        continue;
-      }
-      const hashed = await hashFile(ctx, rel, st);
-      if (!hashed) continue;
-      seen.add(name);
-      children.set(name, hashed);
-      if (!(existing?.kind === 'file' && sameFile(existing, hashed))) changed = true;
-    } else if (st.isSymbolicLink()) {
-      seen.add(name);
-      if (existing?.kind === 'symlink' && unchanged(existing.stat, st)) continue;
-      const target = readlinkSync(join(ctx.root, rel));
-      children.set(name, { kind: 'symlink', target, stat: statKeyOf(st, ctx.startedMs) });
-      if (!(existing?.kind === 'symlink' && existing.target === target)) changed = true;
-    } else {
-      ctx.unsupported.push(rel);
-    }
+    const outcome = await updateEntry(ctx, children, path, dirent.name, dirent.isDirectory(), deep);
+    if (outcome.kept) seen.add(dirent.name);
+    if (outcome.changed) changed = true;
   }
   for (const name of [...children.keys()]) {
     if (!seen.has(name)) {
@@ -237,6 +197,82 @@ export async function rescan(ctx: ScanContext, node: DirNode, path: string, deep
   }
   if (changed) node.tree = null;
   return changed;
+}
+
+/**
+ * Brings one entry of a directory in line with the disk (the watcher saw a
+ * change to its content, not to the directory's listing). Returns whether
+ * it changed; 'listing' when the entry's kind changed and the directory
+ * should be rescanned instead.
+ */
+export async function refreshEntry(
+  ctx: ScanContext,
+  node: DirNode,
+  path: string,
+  name: string,
+): Promise<boolean | 'listing'> {
+  const children = await loadDir(ctx.objects, node);
+  const existing = children.get(name);
+  const st = lstatOrNull(join(ctx.root, childPath(path, name)));
+  if (!st || st.isDirectory() !== (existing?.kind === 'dir') || existing === undefined) return 'listing';
+  const outcome = await updateEntry(ctx, children, path, name, st.isDirectory(), false);
+  if (!outcome.kept) {
+    children.delete(name);
+    node.tree = null;
+    return true;
+  }
+  if (outcome.changed) node.tree = null;
+  return outcome.changed;
+}
+
+/** Looks at one directory entry and updates `children`; `kept` is false when it must not be in the snapshot. */
+async function updateEntry(
+  ctx: ScanContext,
+  children: Map<string, Node>,
+  path: string,
+  name: string,
+  isDir: boolean,
+  deep: boolean,
+): Promise<{ kept: boolean; changed: boolean }> {
+  const rel = childPath(path, name);
+  if (name.includes('\uFFFD')) {
+    // Node decodes names as UTF-8: a name that is not valid UTF-8 cannot be opened by the name we were given.
+    ctx.unsupported.push(rel);
+    return { kept: false, changed: false };
+  }
+  if (ctx.skip(rel, isDir)) return { kept: false, changed: false };
+  const st = lstatOrNull(join(ctx.root, rel));
+  if (!st) return { kept: false, changed: false };
+  const existing = children.get(name);
+  if (st.isDirectory()) {
+    if (existing?.kind === 'dir') {
+      return { kept: true, changed: deep && (await rescan(ctx, existing, rel, true)) };
+    }
+    const fresh = dirNode(null);
+    await rescan(ctx, fresh, rel, true);
+    children.set(name, fresh);
+    return { kept: true, changed: true };
+  }
+  if (st.isFile()) {
+    if (
+      existing?.kind === 'file' &&
+      (unchanged(existing.stat, st) || (await sameAsLower(ctx, rel, existing, st)))
+    ) {
+      return { kept: true, changed: false };
+    }
+    const hashed = await hashFile(ctx, rel, st);
+    if (!hashed) return { kept: false, changed: false };
+    children.set(name, hashed);
+    return { kept: true, changed: !(existing?.kind === 'file' && sameFile(existing, hashed)) };
+  }
+  if (st.isSymbolicLink()) {
+    if (existing?.kind === 'symlink' && unchanged(existing.stat, st)) return { kept: true, changed: false };
+    const target = readlinkSync(join(ctx.root, rel));
+    children.set(name, { kind: 'symlink', target, stat: statKeyOf(st, ctx.startedMs) });
+    return { kept: true, changed: !(existing?.kind === 'symlink' && existing.target === target) };
+  }
+  ctx.unsupported.push(rel);
+  return { kept: false, changed: false };
 }
 
 function sameFile(a: FileNode, b: FileNode): boolean {

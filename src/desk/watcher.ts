@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { randomHex } from '../ids.js';
 import { childPath } from './model.js';
 
+/** Temporary names a restore writes beside a file before renaming it into place. */
+export const TEMP_NAME = /\.cairn-[0-9a-f]{12}$/;
+
 /** Files the watcher writes into the workspace root to learn that every earlier event has arrived; never snapshotted. */
 export const COOKIE_PREFIX = '.cairn-cookie-';
 
@@ -18,6 +21,10 @@ export const COOKIE_PREFIX = '.cairn-cookie-';
 export class DirWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private dirty = new Set<string>();
+  /** Entries whose content changed (a 'change' event), when their directory's listing did not. */
+  private dirtyFiles = new Set<string>();
+  /** Paths this process is about to write itself: their events mark only the entry, not the listing. */
+  private expected = new Set<string>();
   private lost = false;
   private readonly cookies = new Map<string, () => void>();
 
@@ -33,7 +40,7 @@ export class DirWatcher {
     const abs = rel === '' ? this.root : join(this.root, rel);
     let watcher: FSWatcher;
     try {
-      watcher = watch(abs, { persistent: false }, (_event, name) => this.onEvent(rel, name));
+      watcher = watch(abs, { persistent: false }, (event, name) => this.onEvent(rel, event, name));
     } catch {
       this.lost = true;
       return;
@@ -56,7 +63,7 @@ export class DirWatcher {
     }
   }
 
-  private onEvent(rel: string, name: string | Buffer | null): void {
+  private onEvent(rel: string, event: string, name: string | Buffer | null): void {
     if (name === null) {
       this.lost = true;
       return;
@@ -66,8 +73,14 @@ export class DirWatcher {
       this.cookies.get(text)?.();
       return;
     }
-    this.dirty.add(rel);
+    if (TEMP_NAME.test(text)) return;
     const child = childPath(rel, text);
+    if (event === 'change' || this.expected.has(child)) {
+      // Content or attributes changed (or our own rename into place): the entry, not the listing.
+      this.dirtyFiles.add(child);
+      return;
+    }
+    this.dirty.add(rel);
     const st = lstatSync(join(this.root, child), { throwIfNoEntry: false });
     if (st?.isDirectory()) {
       if (!this.skip(child, true) && !this.watchers.has(child)) {
@@ -85,8 +98,20 @@ export class DirWatcher {
     }
   }
 
-  /** The directories changed since the previous drain, or 'all' when the watcher cannot tell. */
-  async drain(): Promise<Set<string> | 'all'> {
+  /**
+   * Paths this process is about to write (a restore): events about them
+   * mark only those entries dirty, not their directories' listings.
+   */
+  expect(paths: Iterable<string>): void {
+    for (const path of paths) this.expected.add(path);
+  }
+
+  /**
+   * What changed since the previous drain: directories whose listing may
+   * have changed and entries whose content did; 'all' when the watcher
+   * cannot tell.
+   */
+  async drain(): Promise<{ dirs: Set<string>; files: Set<string> } | 'all'> {
     const cookie = `${COOKIE_PREFIX}${randomHex(8)}`;
     const path = join(this.root, cookie);
     const seen = new Promise<boolean>((resolve) => {
@@ -105,10 +130,13 @@ export class DirWatcher {
     const arrived = await seen;
     this.cookies.delete(cookie);
     const lost = this.lost || !arrived || !this.watchers.has('');
-    const dirty = this.dirty;
+    const dirs = this.dirty;
+    const files = this.dirtyFiles;
     this.dirty = new Set();
+    this.dirtyFiles = new Set();
+    this.expected.clear();
     this.lost = false;
-    return lost ? 'all' : dirty;
+    return lost ? 'all' : { dirs, files };
   }
 
   close(): void {
