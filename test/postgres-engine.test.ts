@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBlobStore } from '../src/blob/postgres/postgres-blob-store.js';
@@ -5,7 +9,7 @@ import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { CairnError } from '../src/errors.js';
 import { NO_TENANT } from '../src/storage/engine.js';
-import { CURRENT_FORMAT_VERSION, TENANT_TABLES } from '../src/storage/migrations.js';
+import { CURRENT_FORMAT_VERSION, DESK_TABLES, TENANT_TABLES } from '../src/storage/migrations.js';
 import { PostgresEngine } from '../src/storage/postgres/postgres-engine.js';
 import { Store } from '../src/store.js';
 import type { Identity } from '../src/types.js';
@@ -20,7 +24,7 @@ import {
 /** Every table row-level security guards, with the column holding the tenant. */
 const GUARDED: Array<{ table: string; column: string }> = [
   { table: 'tenants', column: 'id' },
-  ...TENANT_TABLES.map((table) => ({ table, column: 'tenant' })),
+  ...[...TENANT_TABLES, ...DESK_TABLES].map((table) => ({ table, column: 'tenant' })),
 ];
 
 async function connect(url: string): Promise<pg.Client> {
@@ -85,14 +89,14 @@ describePostgres('PostgresEngine: opening and format version', () => {
     await Promise.all(databases.map((db) => db.drop()));
   });
 
-  it('migrates a fresh database, records format version 1, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(1);
+  it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
+    expect(CURRENT_FORMAT_VERSION).toBe(2);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');
     expect(engine.capabilities.rowLevelSecurity).toBe(true);
     await engine.close();
-    expect(await formatVersion(db.url)).toBe('1');
+    expect(await formatVersion(db.url)).toBe(String(CURRENT_FORMAT_VERSION));
 
     const admin = await connect(db.adminUrl);
     try {
@@ -113,7 +117,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
       await again.close();
       const third = await PostgresEngine.open({ connectionString: db.url });
       await third.close();
-      expect(await formatVersion(db.url)).toBe('1');
+      expect(await formatVersion(db.url)).toBe(String(CURRENT_FORMAT_VERSION));
       expect(await policies()).toEqual(before);
     } finally {
       await admin.end();
@@ -126,7 +130,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
       Array.from({ length: 6 }, () => PostgresEngine.open({ connectionString: db.url, max: 2 })),
     );
     await Promise.all(engines.map((engine) => engine.close()));
-    expect(await formatVersion(db.url)).toBe('1');
+    expect(await formatVersion(db.url)).toBe(String(CURRENT_FORMAT_VERSION));
   });
 
   it('refuses a store written by a newer Cairn (UNSUPPORTED_FORMAT)', async () => {
@@ -198,6 +202,7 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
   let blobs: PostgresBlobStore;
   let a: TenantWorld;
   let b: TenantWorld;
+  const cleanups: (() => void)[] = [];
 
   async function world(name: string): Promise<TenantWorld> {
     const created = await store.createTenant(name);
@@ -212,6 +217,17 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
     await fabric.fork({ session: session.id, at: head, name: 'attempt' });
     await fabric.append({ session: session.id, branch: 'attempt', kind: 'note', payload: { tenant: name } });
     const blob = await blobs.put(created.tenant, Buffer.from(`blob of tenant ${name}`));
+    // Desk rows too: a workspace, its snapshots, objects and packs (inline and as blobs).
+    const dir = mkdtempSync(join(tmpdir(), `cairn-pg-desk-${name}-`));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const desk = store.desk(who, { stateDir: join(dir, '.state'), host: 'pg-test' });
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'small.txt'), `small file of tenant ${name}\n`);
+    const { workspace } = await desk.attach({ dir: work, session: session.id });
+    writeFileSync(join(work, 'big.bin'), randomBytes(300 * 1024));
+    await desk.checkpoint(workspace.id);
+    await desk.close();
     return { tenant: created.tenant, who, fabric, session: session.id, blob };
   }
 
@@ -227,6 +243,7 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
   afterAll(async () => {
     await store?.close();
     await db?.drop();
+    for (const cleanup of cleanups.splice(0)) cleanup();
   });
 
   describe('row-level security, seen through a raw connection of the application role', () => {
@@ -314,14 +331,14 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
         b.tenant,
         async () => (await client.query('SELECT COUNT(*)::int AS n FROM events')).rows[0].n,
       );
-      expect(left).toBe(4);
+      expect(left).toBe(6); // 4 appended + 2 desk checkpoint events
     });
 
     it('the engine itself scopes an unfiltered query to the transaction tenant', async () => {
       const rows = await engine.read(a.tenant, (tx) =>
         tx.all<{ tenant: string }>('SELECT tenant FROM events'),
       );
-      expect(rows).toHaveLength(4);
+      expect(rows).toHaveLength(6); // 4 appended + 2 desk checkpoint events
       expect(rows.every((row) => row.tenant === a.tenant)).toBe(true);
       expect(await engine.read(NO_TENANT, (tx) => tx.all('SELECT * FROM events'))).toEqual([]);
       expect(await engine.write(NO_TENANT, (tx) => tx.all('SELECT * FROM principals'))).toEqual([]);
