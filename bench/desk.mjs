@@ -281,12 +281,14 @@ async function main() {
       scanBig.push((await forkOnce(desk, ws, nextDir(), 'overlay', live)).ms);
       scanSmall.push((await forkOnce(desk, smallWs, nextDir(), 'overlay', live)).ms);
     }
+    const lowers = join(dir, 'store', 'desk', 'lower');
+    const lowerBytes = Number(spawnSync('du', ['-sb', lowers], { encoding: 'utf8' }).stdout.split('\t')[0]);
+    // Every fork is discarded: GC removes the shared lower layers no fork uses any more.
+    const gc = await desk.gc({ graceMs: 0 });
     await desk.close();
     desk = undefined;
     await store.close();
     store = undefined;
-    const lowers = join(dir, 'store', 'desk', 'lower');
-    const lowerBytes = Number(spawnSync('du', ['-sb', lowers], { encoding: 'utf8' }).stdout.split('\t')[0]);
 
     const s = Object.fromEntries(
       Object.entries({
@@ -325,7 +327,8 @@ async function main() {
     line('copy fork', s.copy);
     line('cp -a', s.cp);
     console.log(
-      `  after every fork was discarded, ${lowers} still holds ${readdirSync(lowers).length} lower layers, ${mbText(lowerBytes)}`,
+      `  after every fork was discarded: ${mbText(lowerBytes)} of lower layers; gc removed ${gc.removedLayers}, ` +
+        `${readdirSync(lowers, { recursive: true }).length} entries left below ${lowers}`,
     );
 
     const size = `${tree.files} files, ${mbText(tree.bytes)}`;

@@ -48,6 +48,8 @@ export function cutPoint(data: Uint8Array, start: number, end: number): number {
 export interface Chunk {
   digest: string;
   bytes: Buffer;
+  /** false: `bytes` is a view of a read window that the next chunk overwrites. */
+  owned: boolean;
 }
 
 export function digestOf(bytes: Uint8Array): string {
@@ -71,7 +73,7 @@ export function* chunkFile(path: string, size: number): Generator<Chunk> {
         got += n;
       }
       const whole = got === size ? bytes : bytes.subarray(0, got);
-      if (whole.length > 0) yield { digest: digestOf(whole), bytes: whole };
+      if (whole.length > 0) yield { digest: digestOf(whole), bytes: whole, owned: true };
       // A file that changes while being read is caught by the next scan: its mtime is recent (racy).
       return;
     }
@@ -81,8 +83,24 @@ export function* chunkFile(path: string, size: number): Generator<Chunk> {
   }
 }
 
+/**
+ * Read windows of 2 × MAX, reused across files: allocating a fresh 8 MiB
+ * window per large file left each for the garbage collector and pushed peak
+ * memory up. Each running chunker takes its own window, so concurrent
+ * checkpoints never share one.
+ */
+const windows: Buffer[] = [];
+
 function* chunkFrom(fd: number, offset: number): Generator<Chunk> {
-  const buffer = Buffer.allocUnsafe(2 * MAX);
+  const buffer = windows.pop() ?? Buffer.allocUnsafe(2 * MAX);
+  try {
+    yield* cutWindow(fd, offset, buffer);
+  } finally {
+    if (windows.length < 2) windows.push(buffer);
+  }
+}
+
+function* cutWindow(fd: number, offset: number, buffer: Buffer): Generator<Chunk> {
   let start = 0;
   let end = 0;
   let position = offset;
@@ -106,9 +124,9 @@ function* chunkFrom(fd: number, offset: number): Generator<Chunk> {
     }
     if (start === end) return;
     const length = cutPoint(buffer, start, end);
-    // Copy out: the window is reused for the next read.
-    const bytes = Buffer.from(buffer.subarray(start, start + length));
+    // A view: valid until the generator resumes (the window is then moved and refilled).
+    const bytes = buffer.subarray(start, start + length);
     start += length;
-    yield { digest: digestOf(bytes), bytes };
+    yield { digest: digestOf(bytes), bytes, owned: false };
   }
 }

@@ -149,7 +149,7 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
   for (const chunk of chunkFile(join(ctx.root, path), st.size)) {
     if (first && chunk.bytes.length === st.size && !(await ctx.admit(path, chunk.bytes))) return null;
     first = false;
-    await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes);
+    await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, chunk.owned);
     chunks.push(chunk.digest);
     size += chunk.bytes.length;
   }

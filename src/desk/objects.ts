@@ -19,7 +19,9 @@ import { decodeTree, type TreeItem } from './tree.js';
 export const PACK_BYTES = 8 * 1024 * 1024;
 /** The new objects of a checkpoint up to this size go into the database, in the snapshot's own transaction. */
 export const INLINE_BYTES = 256 * 1024;
-const PENDING_BYTES = 4 * 1024 * 1024;
+const PENDING_BYTES = 2 * 1024 * 1024;
+/** Objects this large are looked up one by one and copied straight into the pack. */
+const DIRECT_BYTES = 64 * 1024;
 const BATCH = 400;
 
 export type ObjectKind = 'chunk' | 'tree';
@@ -176,9 +178,10 @@ export class ObjectStore {
  * snapshot pointing at nothing.
  */
 export class PackWriter {
-  private parts: Buffer[] = [];
-  private partBytes = 0;
-  private partRows: IndexRow[] = [];
+  /** The pack being filled: one buffer reused for every pack of this writer (no per-chunk copies, no concat). */
+  private pack: Buffer | null = null;
+  private packLength = 0;
+  private packRows: IndexRow[] = [];
   private readonly written = new Map<string, IndexRow>();
   private readonly reused = new Set<string>();
   private readonly packs: string[] = [];
@@ -195,11 +198,25 @@ export class PackWriter {
     private readonly now: () => number,
   ) {}
 
-  /** Queues an object; it is stored by the next flush unless the index already has it. */
-  async add(digest: string, kind: ObjectKind, bytes: Buffer): Promise<void> {
+  /**
+   * Stores an object unless the index already has it. Large objects are
+   * looked up at once and copied into the pack before `add` returns, so
+   * `bytes` may be a view the caller reuses afterwards; small ones are
+   * queued and looked up in batches, so the caller must not reuse
+   * `bytes` unless it says `owned: false` (they are then copied).
+   */
+  async add(digest: string, kind: ObjectKind, bytes: Buffer, owned = true): Promise<void> {
     if (this.dryRun) return;
     if (this.written.has(digest) || this.reused.has(digest)) return;
-    this.pending.push({ digest, kind, bytes });
+    if (bytes.length >= DIRECT_BYTES) {
+      const known = await this.store.engine.read(this.store.tenant, (tx) =>
+        findObjects(tx, this.store.tenant, [digest]),
+      );
+      if (known.has(digest)) this.reused.add(digest);
+      else await this.append(digest, kind, bytes);
+      return;
+    }
+    this.pending.push({ digest, kind, bytes: owned ? bytes : Buffer.from(bytes) });
     this.pendingBytes += bytes.length;
     if (this.pending.length >= BATCH || this.pendingBytes >= PENDING_BYTES) await this.resolvePending();
   }
@@ -215,40 +232,38 @@ export class PackWriter {
       findObjects(tx, this.store.tenant, [...new Set(fresh.map((o) => o.digest))]),
     );
     for (const object of fresh) {
-      if (known.has(object.digest)) {
-        this.reused.add(object.digest);
-        continue;
-      }
-      if (this.written.has(object.digest)) continue;
-      const row: IndexRow = {
-        digest: object.digest,
-        kind: object.kind,
-        pack: '',
-        off: this.partBytes,
-        len: object.bytes.length,
-        inline: 0,
-      };
-      this.parts.push(object.bytes);
-      this.partBytes += object.bytes.length;
-      this.partRows.push(row);
-      this.written.set(object.digest, row);
-      this.addedBytes += object.bytes.length;
-      if (this.partBytes >= PACK_BYTES) await this.flushPack();
+      if (known.has(object.digest)) this.reused.add(object.digest);
+      else if (!this.written.has(object.digest)) await this.append(object.digest, object.kind, object.bytes);
     }
   }
 
+  /** Copies one new object into the current pack, storing the pack first when it would overflow. */
+  private async append(digest: string, kind: ObjectKind, bytes: Buffer): Promise<void> {
+    if (this.packLength > 0 && this.packLength + bytes.length > PACK_BYTES) await this.flushPack();
+    if (!this.pack || this.pack.length < this.packLength + bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(PACK_BYTES, this.packLength + bytes.length));
+      this.pack?.copy(grown, 0, 0, this.packLength);
+      this.pack = grown;
+    }
+    bytes.copy(this.pack, this.packLength);
+    const row: IndexRow = { digest, kind, pack: '', off: this.packLength, len: bytes.length, inline: 0 };
+    this.packLength += bytes.length;
+    this.packRows.push(row);
+    this.written.set(digest, row);
+    this.addedBytes += bytes.length;
+  }
+
   private async flushPack(last = false): Promise<void> {
-    if (this.parts.length === 0) return;
-    const bytes = Buffer.concat(this.parts, this.partBytes);
-    const rows = this.partRows;
-    this.parts = [];
-    this.partBytes = 0;
-    this.partRows = [];
+    if (this.packLength === 0 || !this.pack) return;
+    const bytes = this.pack.subarray(0, this.packLength);
+    const rows = this.packRows;
+    this.packLength = 0;
+    this.packRows = [];
     const digest = digestOf(bytes);
     for (const row of rows) row.pack = digest;
     if (last && this.packs.length === 0 && bytes.length <= INLINE_BYTES) {
       for (const row of rows) row.inline = 1;
-      this.inline = { digest, bytes };
+      this.inline = { digest, bytes: Buffer.from(bytes) };
       return;
     }
     const { engine, tenant, blobs } = this.store;
@@ -259,6 +274,7 @@ export class PackWriter {
         [tenant, digest, bytes.length, this.now()],
       ),
     );
+    // The pack buffer is reused only after this put has returned.
     await blobs.put(tenant, bytes, digest);
     this.packs.push(digest);
   }
@@ -267,6 +283,7 @@ export class PackWriter {
   async flush(): Promise<void> {
     await this.resolvePending();
     await this.flushPack(true);
+    this.pack = null;
   }
 
   /**
