@@ -492,7 +492,9 @@ export class Desk {
   ): Promise<CheckpointResult> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.snapshotOnce(h, kind, extra);
+        // A retry starts from the head's tree, so it must look at the disk again.
+        const pass = attempt === 0 ? extra : { ...extra, noScan: false };
+        return await this.snapshotOnce(h, kind, pass);
       } catch (error) {
         if (!(error instanceof Retry)) throw error;
         if (attempt >= RETRIES) {
@@ -503,7 +505,11 @@ export class Desk {
           );
         }
         this.objects.forget();
-        if (h.head.id !== '') {
+        if (h.head.id === '') {
+          // A first snapshot (attach): its model may name objects a GC took; build it again from the disk.
+          h.root = dirNode(null);
+          h.fullScan = true;
+        } else {
           // Start again from the head as the store has it now (another process may have moved it).
           const { row, head } = await this.read('desk.read', async (tx) => {
             const row = await workspaceRow(tx, this.tenant, h.row.id);
