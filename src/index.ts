@@ -32,3 +32,13 @@ export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
 export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
 export { openFabric, Store } from './store.js';
 export type * from './types.js';
+export {
+  Journal,
+  type ProbeAnswer,
+  STEP_EVENT,
+  type StepContext,
+  StepFailed,
+  type StepOptions,
+  type StepPolicy,
+  type StepRecord,
+} from './steps/journal.js';

@@ -1,0 +1,373 @@
+import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
+import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type { CairnEvent } from '../types.js';
+
+/**
+ * The step journal: durable steps on a session branch (DESIGN §4).
+ *
+ * Before a step's function runs, its intent — position, name, key, digest of
+ * its arguments — is appended to the branch; its result (or error) is
+ * recorded after. To keep a step near one durable write, a step's result is
+ * carried by the next step's intent event (or by `flush`): a crash between
+ * the two leaves the step *in doubt*, which its policy then settles. On
+ * replay (a new Journal over the same branch) a step with a recorded result
+ * returns it without running; a step whose name or arguments differ from
+ * the journal at its position fails with DIVERGED; a step with an intent but
+ * no result is in doubt and is never blindly re-run:
+ *
+ * - `retry-same-key`: run again with the same key; the downstream dedups.
+ * - `probe`: ask the world (`probe`) whether the effect happened; the answer
+ *   is recorded; if it happened its result is used, else the step runs again.
+ * - `escalate`: fail with IN_DOUBT until a person resolves the step
+ *   (`resolve`).
+ *
+ * Keys derive from (session, branch, position): stable across retries, and
+ * fresh for steps a fork adds after its fork point.
+ */
+export const STEP_EVENT = 'cairn.step';
+
+export type StepPolicy = 'retry-same-key' | 'probe' | 'escalate';
+
+export interface StepContext {
+  /** Pass it downstream (an Idempotency-Key header, a client reference). */
+  key: string;
+  position: number;
+  /** true when this run settles a step left in doubt by an earlier process. */
+  retry: boolean;
+}
+
+export interface ProbeAnswer {
+  happened: boolean;
+  /** The step's result, when it happened. */
+  result?: unknown;
+}
+
+export interface StepOptions {
+  policy?: StepPolicy;
+  /** Required by the `probe` policy: did the effect with this key happen? */
+  probe?: (call: { key: string; args: unknown }) => Promise<ProbeAnswer>;
+  /** An action that undoes the step; listed (never run) when a restore goes back past it. */
+  compensate?: { name: string; args?: unknown };
+}
+
+export interface StepRecord {
+  position: number;
+  name: string;
+  key: string;
+  argsDigest: string;
+  policy: StepPolicy;
+  compensate?: { name: string; args?: unknown };
+  /** The intent's event. */
+  event: string;
+  state: 'done' | 'failed' | 'in-doubt';
+  result?: unknown;
+  error?: { message: string; name?: string };
+  /** How it was settled, when it was in doubt. */
+  settledBy?: 'retry-same-key' | 'probe' | 'person';
+}
+
+/** A step whose function threw; recorded, and thrown again on replay. */
+export class StepFailed extends Error {
+  constructor(
+    readonly step: string,
+    readonly position: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StepFailed';
+  }
+}
+
+interface Done {
+  position: number;
+  ok: boolean;
+  result?: unknown;
+  error?: { message: string; name?: string };
+  via?: 'retry-same-key' | 'probe' | 'person';
+}
+
+interface Intent {
+  position: number;
+  name: string;
+  key: string;
+  args: string;
+  policy: StepPolicy;
+  compensate?: { name: string; args?: unknown };
+}
+
+interface StepPayload {
+  done?: Done;
+  intent?: Intent;
+  probe?: { position: number; happened: boolean };
+  resolve?: Done | { position: number; rerun: true };
+}
+
+const POLICIES: readonly StepPolicy[] = ['retry-same-key', 'probe', 'escalate'];
+
+function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
+  return new CairnError('INVALID_ARGUMENT', message, data);
+}
+
+export class Journal {
+  private readonly records = new Map<number, StepRecord>();
+  /** Positions a person allowed to run again (escalate → rerun). */
+  private readonly rerun = new Set<number>();
+  private next = 1;
+  private pending: Done | null = null;
+  /** Distinguishes this process's appends from an earlier process's at the same position. */
+  private attempt = 0;
+  private readonly run_ = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+  private constructor(
+    private readonly fabric: Fabric,
+    readonly session: string,
+    readonly branch: string,
+    private readonly branchId: string,
+  ) {}
+
+  /** Opens the journal of a session branch, reading every step recorded on its path. */
+  static async open(fabric: Fabric, input: { session: string; branch?: string }): Promise<Journal> {
+    const branchName = input.branch ?? 'main';
+    await fabric.getSession(input.session);
+    const branch = (await fabric.listBranches(input.session)).find((b) => b.name === branchName);
+    if (!branch) {
+      throw new CairnError(
+        'NOT_FOUND',
+        `session ${input.session} has no branch "${branchName}": fork it first`,
+        {
+          session: input.session,
+          branch: branchName,
+        },
+      );
+    }
+    const journal = new Journal(fabric, input.session, branchName, branch.id);
+    let from: number | null = 1;
+    while (from !== null) {
+      const page = await fabric.readBranch({
+        session: input.session,
+        branch: branchName,
+        from,
+        limit: 10_000,
+      });
+      for (const event of page.events) if (event.kind === STEP_EVENT) journal.replay(event);
+      from = page.next;
+    }
+    return journal;
+  }
+
+  private replay(event: CairnEvent): void {
+    const payload = event.payload as StepPayload;
+    if (payload.done) this.settle(payload.done);
+    if (payload.intent) {
+      const i = payload.intent;
+      this.records.set(i.position, {
+        position: i.position,
+        name: i.name,
+        key: i.key,
+        argsDigest: i.args,
+        policy: i.policy,
+        ...(i.compensate ? { compensate: i.compensate } : {}),
+        event: event.id,
+        state: 'in-doubt',
+      });
+    }
+    if (payload.resolve) {
+      if ('rerun' in payload.resolve) this.rerun.add(payload.resolve.position);
+      else this.settle({ ...payload.resolve, via: 'person' });
+    }
+  }
+
+  private settle(done: Done): void {
+    const record = this.records.get(done.position);
+    if (!record) return;
+    record.state = done.ok ? 'done' : 'failed';
+    if (done.ok) record.result = done.result;
+    else record.error = done.error;
+    if (done.via) record.settledBy = done.via;
+    this.rerun.delete(done.position);
+  }
+
+  /** Every step recorded on this branch so far, in order. */
+  steps(): StepRecord[] {
+    return [...this.records.values()].sort((a, b) => a.position - b.position).map((r) => ({ ...r }));
+  }
+
+  /** Steps with an intent but no recorded result. */
+  inDoubt(): StepRecord[] {
+    return this.steps().filter((s) => s.state === 'in-doubt' && !(this.pending?.position === s.position));
+  }
+
+  private keyFor(position: number): string {
+    return `step_${tupleDigest([this.session, this.branchId, position]).slice(0, 40)}`;
+  }
+
+  /**
+   * Appends one journal event. Its idempotency key names this branch, the
+   * position and what the event says, so a retried append (a lost answer)
+   * is recorded once; `attempt` tells apart later events of the same kind.
+   */
+  private async write(payload: StepPayload, position: number, what: string): Promise<CairnEvent> {
+    return this.fabric.append({
+      session: this.session,
+      branch: this.branch,
+      kind: STEP_EVENT,
+      payload,
+      idempotencyKey: `step:${this.branchId}:${position}:${what}:${this.run_}:${this.attempt++}`,
+    });
+  }
+
+  /** Makes the last step's result durable (otherwise it rides on the next step's intent). */
+  async flush(): Promise<void> {
+    if (!this.pending) return;
+    const done = this.pending;
+    await this.write({ done }, done.position, 'done');
+    this.pending = null;
+    this.settle(done);
+  }
+
+  /**
+   * Runs `fn` as the next step of the branch, or returns its recorded
+   * result when this position already ran. `args` must be JSON; the result
+   * must be JSON too (it is recorded).
+   */
+  async step<T>(
+    name: string,
+    args: unknown,
+    fn: (ctx: StepContext) => Promise<T>,
+    options: StepOptions = {},
+  ): Promise<T> {
+    const policy = options.policy ?? 'retry-same-key';
+    if (typeof name !== 'string' || name === '' || name.length > 200) {
+      throw invalid('a step needs a name of 1 to 200 characters', { name });
+    }
+    if (!POLICIES.includes(policy)) throw invalid(`unknown step policy "${String(policy)}"`, { policy });
+    if (policy === 'probe' && typeof options.probe !== 'function') {
+      throw invalid(`step "${name}" has the probe policy but no probe function`, { step: name });
+    }
+    const argsDigest = sha256Hex(canonicalJson(args ?? null));
+    const position = this.next;
+    const recorded = this.records.get(position);
+    if (recorded) {
+      if (recorded.name !== name || recorded.argsDigest !== argsDigest) {
+        throw new CairnError(
+          'DIVERGED',
+          `step ${position} of branch ${this.branch} was "${recorded.name}" with other arguments in the journal, not "${name}": the code changed under a replay; fork before the change or restore`,
+          { position, journal: recorded.name, code: name, argsMatch: recorded.argsDigest === argsDigest },
+        );
+      }
+      this.next++;
+      if (recorded.state === 'done') return recorded.result as T;
+      if (recorded.state === 'failed')
+        throw new StepFailed(name, position, recorded.error?.message ?? 'failed');
+      return this.settleInDoubt(recorded, args, fn, options);
+    }
+    this.next++;
+    const intent: Intent = {
+      position,
+      name,
+      key: this.keyFor(position),
+      args: argsDigest,
+      policy,
+      ...(options.compensate ? { compensate: options.compensate } : {}),
+    };
+    const carried = this.pending;
+    const event = await this.write({ ...(carried ? { done: carried } : {}), intent }, position, 'intent');
+    this.pending = null;
+    if (carried) this.settle(carried);
+    this.records.set(position, {
+      position,
+      name,
+      key: intent.key,
+      argsDigest,
+      policy,
+      ...(intent.compensate ? { compensate: intent.compensate } : {}),
+      event: event.id,
+      state: 'in-doubt',
+    });
+    return this.run(position, fn, { key: intent.key, position, retry: false });
+  }
+
+  private async run<T>(
+    position: number,
+    fn: (ctx: StepContext) => Promise<T>,
+    ctx: StepContext,
+    via?: Done['via'],
+  ): Promise<T> {
+    try {
+      const result = await fn(ctx);
+      this.pending = { position, ok: true, result: result ?? null, ...(via ? { via } : {}) };
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.pending = {
+        position,
+        ok: false,
+        error: { message, ...(error instanceof Error ? { name: error.name } : {}) },
+        ...(via ? { via } : {}),
+      };
+      throw error;
+    }
+  }
+
+  private async settleInDoubt<T>(
+    record: StepRecord,
+    args: unknown,
+    fn: (ctx: StepContext) => Promise<T>,
+    options: StepOptions,
+  ): Promise<T> {
+    const ctx: StepContext = { key: record.key, position: record.position, retry: true };
+    if (this.rerun.has(record.position)) return this.run(record.position, fn, ctx, 'person');
+    if (record.policy === 'retry-same-key') return this.run(record.position, fn, ctx, 'retry-same-key');
+    if (record.policy === 'probe') {
+      if (!options.probe) throw invalid(`step "${record.name}" is in doubt and needs its probe function`, {});
+      const answer = await options.probe({ key: record.key, args });
+      if (answer.happened) {
+        const done: Done = {
+          position: record.position,
+          ok: true,
+          result: answer.result ?? null,
+          via: 'probe',
+        };
+        await this.write({ done }, record.position, 'probed');
+        this.settle(done);
+        return answer.result as T;
+      }
+      await this.write({ probe: { position: record.position, happened: false } }, record.position, 'probe');
+      return this.run(record.position, fn, ctx, 'probe');
+    }
+    throw new CairnError(
+      'IN_DOUBT',
+      `step ${record.position} ("${record.name}", key ${record.key}) may or may not have run and its policy is escalate: a person must resolve it (cairn step resolve)`,
+      { position: record.position, step: record.name, key: record.key },
+    );
+  }
+
+  /**
+   * A person's decision about a step in doubt: its result (it happened), an
+   * error (it failed), or `rerun` (run it again with the same key).
+   */
+  async resolve(
+    position: number,
+    decision: { result: unknown } | { error: string } | { rerun: true },
+  ): Promise<StepRecord> {
+    const record = this.records.get(position);
+    if (!record)
+      throw new CairnError('NOT_FOUND', `branch ${this.branch} has no step ${position}`, { position });
+    if (record.state !== 'in-doubt') {
+      throw new CairnError('CONFLICT', `step ${position} is not in doubt (it is ${record.state})`, {
+        position,
+      });
+    }
+    const resolve: StepPayload['resolve'] =
+      'rerun' in decision
+        ? { position, rerun: true }
+        : 'error' in decision
+          ? { position, ok: false, error: { message: decision.error } }
+          : { position, ok: true, result: decision.result ?? null };
+    await this.write({ resolve }, position, 'resolve');
+    if ('rerun' in resolve) this.rerun.add(position);
+    else this.settle({ ...resolve, via: 'person' });
+    return { ...(this.records.get(position) as StepRecord) };
+  }
+}
