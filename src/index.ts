@@ -27,11 +27,6 @@ export type {
   ReadBranchInput,
   RewindInput,
 } from './schema.js';
-export type { Engine, EngineCapabilities, SqlExecutor } from './storage/engine.js';
-export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
-export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
-export { openFabric, Store } from './store.js';
-export type * from './types.js';
 export {
   Journal,
   type ProbeAnswer,
@@ -42,3 +37,8 @@ export {
   type StepPolicy,
   type StepRecord,
 } from './steps/journal.js';
+export type { Engine, EngineCapabilities, SqlExecutor } from './storage/engine.js';
+export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
+export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
+export { openFabric, Store } from './store.js';
+export type * from './types.js';

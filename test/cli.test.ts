@@ -403,3 +403,63 @@ describe('cairn ws: the desk from the command line', () => {
     ).toBe('INVALID_ARGUMENT');
   });
 });
+
+describe('cairn demo and cairn exec', () => {
+  it('runs the demo: three forks of "state 42", one kept because its check passed', async () => {
+    const run = await cairn(['demo', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = doc(run);
+    expect(result.checkpoint.accepted).toBe(true);
+    expect(result.branches.map((b: Doc) => [b.accepted, b.decision])).toEqual([
+      [true, 'keep'],
+      [false, 'abandon'],
+      [false, 'abandon'],
+    ]);
+    rmSync(result.dir, { recursive: true, force: true });
+    const human = await cairn(['demo']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('KEPT');
+    rmSync(/cairn demo — (\S+)/.exec(human.stdout)![1]!, { recursive: true, force: true });
+  });
+
+  it('records `cairn exec -- sh -c …` as a step, checkpoints it, and passes the exit code through', async () => {
+    const deskStore = join(work, 'exec-store');
+    const dir = join(work, 'exec-ws');
+    mkdirSync(dir);
+    await ok(['ws', 'attach', dir], { store: deskStore });
+    const ran = await cairn([
+      'exec',
+      '--store',
+      deskStore,
+      '--ws',
+      dir,
+      '--json',
+      '--',
+      'sh',
+      '-c',
+      'echo x > f; echo out',
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const result = doc(ran);
+    expect(result).toMatchObject({ exit: 0, stdout: 'out\n', checkpoint: { created: true } });
+    expect(readFileSync(join(dir, 'f'), 'utf8')).toBe('x\n');
+    const failing = await cairn(['exec', '--store', deskStore, '--ws', dir, '--', 'sh', '-c', 'exit 3']);
+    expect(failing.code).toBe(3);
+    const steps = await ok(['step', 'ls', '--ws', dir], { store: deskStore });
+    expect(steps.steps.map((s: Doc) => [s.position, s.state, s.result.exit])).toEqual([
+      [1, 'done', 0],
+      [2, 'done', 3],
+    ]);
+    const missing = await cairn([
+      'exec',
+      '--store',
+      deskStore,
+      '--ws',
+      dir,
+      '--json',
+      '--',
+      'no-such-command-x',
+    ]);
+    expect(missing.code).toBe(5);
+  });
+});

@@ -65,7 +65,8 @@ export function parseCommandLine(
   rest: string[],
 ): { values: FlagValues; positionals: string[] } {
   const options: OptionsConfig = { ...GLOBAL_OPTIONS };
-  for (const flag of command.flags) options[flag.name] = { type: flag.type };
+  for (const flag of command.flags)
+    options[flag.name] = { type: flag.type, ...(flag.multiple ? { multiple: true } : {}) };
   let parsed: { values: FlagValues; positionals: string[] };
   try {
     parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: true }) as typeof parsed;
@@ -81,7 +82,7 @@ export function checkArity(command: Command, values: FlagValues, positionals: st
   if (positionals.length < command.args.length) {
     throw new UsageError(`${command.names.join(' ')}: missing ${command.args[positionals.length]}: ${usage}`);
   }
-  if (positionals.length > command.args.length) {
+  if (positionals.length > command.args.length && command.rest === undefined) {
     throw new UsageError(
       `${command.names.join(' ')}: unexpected argument "${positionals[command.args.length]}": ${usage}`,
     );
@@ -105,6 +106,13 @@ function describeParseError(error: unknown): string {
       return `flag ${option} needs a value (write ${option}=VALUE for one that starts with "-")`;
   }
   return message.replace(/\.$/, '');
+}
+
+/** Every value of a flag that may be repeated. */
+export function listFlag(values: FlagValues, name: string): string[] {
+  const value = values[name];
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
 }
 
 export function stringFlag(values: FlagValues, name: string): string | undefined {

@@ -8,9 +8,11 @@ export interface FlagSpec {
   value?: string;
   help: string;
   required?: boolean;
+  /** May be given several times (a string flag's value is then a list). */
+  multiple?: boolean;
 }
 
-export type FlagValues = Record<string, string | boolean | undefined>;
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 /** What a command gets besides its target: parsed flags, positionals and the world outside. */
 export interface Invocation {
@@ -28,6 +30,8 @@ interface CommandBase {
   names: string[];
   /** Required positional arguments, in order, e.g. ['SESSION']. */
   args: string[];
+  /** Takes any number of further arguments (after `--`), e.g. a command to run. */
+  rest?: string;
   flags: FlagSpec[];
   summary: string;
 }
@@ -74,5 +78,6 @@ export function usageLine(command: Command): string {
     const shown = flag.type === 'boolean' ? `--${flag.name}` : `--${flag.name} ${flag.value ?? 'VALUE'}`;
     parts.push(flag.required ? shown : `[${shown}]`);
   }
+  if (command.rest !== undefined) parts.push('--', command.rest);
   return parts.join(' ');
 }

@@ -4,6 +4,8 @@ import type { CheckpointResult, Desk } from '../desk/desk.js';
 import type { SecretPolicy } from '../desk/guard.js';
 import type { Snapshot, Workspace } from '../desk/rows.js';
 import { CairnError } from '../errors.js';
+import type { Store } from '../store.js';
+import { Units } from '../unit/unit.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { FlagSpec, Invocation, StoreCommand } from './command.js';
 import { EXIT, isoTime, table } from './output.js';
@@ -36,7 +38,11 @@ function secretPolicy(call: Invocation): SecretPolicy | undefined {
 }
 
 /** Opens the store's desk as its local principal, with progress on a terminal. */
-async function withDesk<T>(dir: string, call: Invocation, fn: (desk: Desk) => Promise<T>): Promise<T> {
+export async function withDesk<T>(
+  dir: string,
+  call: Invocation,
+  fn: (desk: Desk, store: Store) => Promise<T>,
+): Promise<T> {
   return withStore(dir, async (store) => {
     const desk = store.desk(await store.localIdentity(), {
       host: hostname(),
@@ -44,7 +50,7 @@ async function withDesk<T>(dir: string, call: Invocation, fn: (desk: Desk) => Pr
       onProgress: (phase, done) => call.out.progress(`${phase}: ${done}`),
     });
     try {
-      return await fn(desk);
+      return await fn(desk, store);
     } finally {
       call.out.progress(null);
       await desk.close();
@@ -52,7 +58,7 @@ async function withDesk<T>(dir: string, call: Invocation, fn: (desk: Desk) => Pr
   });
 }
 
-async function workspaceOf(desk: Desk, call: Invocation): Promise<Workspace> {
+export async function workspaceOf(desk: Desk, call: Invocation): Promise<Workspace> {
   const named = stringFlag(call.values, 'ws');
   if (named?.startsWith('ws_')) return desk.getWorkspace(named);
   return desk.findWorkspace(resolve(call.cwd, named ?? '.'));
@@ -362,14 +368,16 @@ const gc: StoreCommand = {
   ],
   summary: 'remove desk objects no snapshot references (safe while checkpoints run)',
   async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+    return withDesk(dir, call, async (desk, store) => {
+      // Abandoned forks past their TTL first: their workspaces go, so their snapshots may then expire.
+      const reclaimed = await new Units(store.fabric(await store.localIdentity()), desk).reclaim();
       const report = await desk.gc({
         keepLast: wholeNumberFlag(call.values, 'keep-last'),
         graceMs: wholeNumberFlag(call.values, 'grace-ms'),
       });
       call.out.result(
-        report,
-        `gc: ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
+        { ...report, reclaimedWorkspaces: reclaimed },
+        `gc: ${reclaimed.length} abandoned workspaces reclaimed, ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
       );
       return EXIT.ok;
     });

@@ -16,9 +16,15 @@ import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { EXIT, Output, UsageError } from './output.js';
 import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js';
+import { UNIT_COMMANDS } from './unit-commands.js';
 
 /** Every command, in the order `cairn help` lists them. */
-export const COMMANDS: Command[] = [...STORE_COMMANDS, ...FABRIC_COMMANDS, ...DESK_COMMANDS];
+export const COMMANDS: Command[] = [
+  ...STORE_COMMANDS,
+  ...FABRIC_COMMANDS,
+  ...DESK_COMMANDS,
+  ...UNIT_COMMANDS,
+];
 
 /** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */
 export interface CliWorld {

@@ -76,6 +76,13 @@ export class Output {
     stderr.write(text === null ? '\r\x1b[K' : `\r\x1b[K${text}`);
   }
 
+  /** A child command's own output, passed through as it is (human mode only). */
+  raw(stdout: Buffer, stderr: Buffer): void {
+    if (this.json) return;
+    if (stdout.length > 0) this.streams.stdout.write(stdout);
+    if (stderr.length > 0) this.streams.stderr.write(stderr);
+  }
+
   /** One line on stderr, whatever the mode. */
   problem(message: string): void {
     this.streams.stderr.write(`cairn: ${oneLine(message)}\n`);

@@ -761,6 +761,8 @@ export class Desk {
     workspace?: string;
     patches?: boolean;
     paths?: string[];
+    /** false: compare with the live directory without checkpointing it (paths and kinds only, no patches). */
+    record?: boolean;
   }): Promise<DiffItem[]> {
     authorize(this.options.who, 'desk.read');
     const from = await this.snapshotById(input.from);
@@ -772,6 +774,7 @@ export class Desk {
     } else {
       if (input.workspace === undefined)
         throw invalid('diff needs `to` (a snapshot) or `workspace` (its live directory)');
+      if (input.record === false) return this.liveDiff(input.workspace, from, input.paths);
       const result = await this.checkpoint(input.workspace);
       after = dirNode(result.snapshot.root);
       const h = await this.open(input.workspace);
@@ -783,6 +786,22 @@ export class Desk {
     if (only) items = items.filter((i) => only.some((p) => i.path === p || i.path.startsWith(`${p}/`)));
     if (input.patches === false) return items;
     return withPatches(items, (e) => this.content(e));
+  }
+
+  /** The live directory against a snapshot, storing nothing (the model is rebuilt on next use). */
+  private async liveDiff(workspace: string, from: SnapshotRow, paths?: string[]): Promise<DiffItem[]> {
+    authorize(this.options.who, 'desk.read');
+    return this.withHandle(workspace, async (h) => {
+      const only = this.checkPaths(h, paths);
+      const writer = this.objects.writer(this.now);
+      writer.dryRun = true;
+      await rescan(this.scanContext(h, writer, []), h.root, '', true);
+      await seal(writer, h.root);
+      const live = await flatten(this.objects, h.root);
+      this.drop(workspace);
+      const items = diffEntryMaps(await flatten(this.objects, dirNode(from.root)), live);
+      return only ? items.filter((i) => only.some((p) => i.path === p || i.path.startsWith(`${p}/`))) : items;
+    });
   }
 
   private async content(entry: FileEntry): Promise<Buffer> {
@@ -833,8 +852,14 @@ export class Desk {
    */
   async fork(
     workspace: string,
-    input: { dir: string; branch?: string; driver?: 'copy' | 'overlay' },
-  ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
+    input: {
+      dir: string;
+      branch?: string;
+      driver?: 'copy' | 'overlay';
+      /** Fork from this earlier snapshot, the new branch starting at `event` (a unit checkpoint), instead of from now. */
+      at?: { snapshot: string; event: string };
+    },
+  ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult | null }> {
     authorize(this.options.who, 'desk.write');
     authorize(this.options.who, 'branch.fork');
     const dir = this.resolveDir(input.dir, false);
@@ -849,8 +874,17 @@ export class Desk {
     }
     const driver: Driver = input.driver ?? (canOverlay ? 'overlay' : 'copy');
     return this.withHandle(workspace, async (h) => {
-      const checkpoint = await this.snapshot(h, 'checkpoint');
-      const base = h.head;
+      const checkpoint = input.at ? null : await this.snapshot(h, 'checkpoint');
+      const base = input.at ? await this.snapshotById(input.at.snapshot) : h.head;
+      if (input.at) {
+        const owner = await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, base.workspace));
+        if (owner.session !== h.row.session) {
+          throw invalid(`snapshot ${base.id} belongs to session ${owner.session}, not ${h.row.session}`, {
+            snapshot: base.id,
+          });
+        }
+      }
+      const forkAt = input.at?.event ?? base.event;
       const now = this.now();
       const row: WorkspaceRow = {
         tenant: this.tenant,
@@ -886,7 +920,7 @@ export class Desk {
           const branch = await log.forkBranch(
             tx,
             this.options.who,
-            { session: h.row.session, at: base.event, name: input.branch },
+            { session: h.row.session, at: forkAt, name: input.branch },
             now,
           );
           row.branch = branch.name;

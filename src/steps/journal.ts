@@ -49,6 +49,12 @@ export interface StepOptions {
   probe?: (call: { key: string; args: unknown }) => Promise<ProbeAnswer>;
   /** An action that undoes the step; listed (never run) when a restore goes back past it. */
   compensate?: { name: string; args?: unknown };
+  /**
+   * `local`: the step only changed things a restore puts back (the workspace,
+   * the log). `external` (the default): it reached the world, which a
+   * restore cannot undo.
+   */
+  effect?: 'local' | 'external';
 }
 
 export interface StepRecord {
@@ -58,6 +64,7 @@ export interface StepRecord {
   argsDigest: string;
   policy: StepPolicy;
   compensate?: { name: string; args?: unknown };
+  effect: 'local' | 'external';
   /** The intent's event. */
   event: string;
   state: 'done' | 'failed' | 'in-doubt';
@@ -87,16 +94,17 @@ interface Done {
   via?: 'retry-same-key' | 'probe' | 'person';
 }
 
-interface Intent {
+export interface Intent {
   position: number;
   name: string;
   key: string;
   args: string;
   policy: StepPolicy;
   compensate?: { name: string; args?: unknown };
+  effect?: 'local';
 }
 
-interface StepPayload {
+export interface StepPayload {
   done?: Done;
   intent?: Intent;
   probe?: { position: number; happened: boolean };
@@ -168,6 +176,7 @@ export class Journal {
         argsDigest: i.args,
         policy: i.policy,
         ...(i.compensate ? { compensate: i.compensate } : {}),
+        effect: i.effect ?? 'external',
         event: event.id,
         state: 'in-doubt',
       });
@@ -186,6 +195,16 @@ export class Journal {
     else record.error = done.error;
     if (done.via) record.settledBy = done.via;
     this.rerun.delete(done.position);
+  }
+
+  /**
+   * Moves to the end of the journal: the next `step` is appended after every
+   * recorded one instead of replaying from the start (one-off steps such as
+   * `cairn exec`; steps left in doubt before it stay in doubt).
+   */
+  atEnd(): this {
+    this.next = Math.max(0, ...this.records.keys()) + 1;
+    return this;
   }
 
   /** Every step recorded on this branch so far, in order. */
@@ -270,6 +289,7 @@ export class Journal {
       args: argsDigest,
       policy,
       ...(options.compensate ? { compensate: options.compensate } : {}),
+      ...(options.effect === 'local' ? { effect: 'local' as const } : {}),
     };
     const carried = this.pending;
     const event = await this.write({ ...(carried ? { done: carried } : {}), intent }, position, 'intent');
@@ -282,6 +302,7 @@ export class Journal {
       argsDigest,
       policy,
       ...(intent.compensate ? { compensate: intent.compensate } : {}),
+      effect: intent.effect ?? 'external',
       event: event.id,
       state: 'in-doubt',
     });

@@ -1,0 +1,369 @@
+import { resolve } from 'node:path';
+import type { Desk } from '../desk/desk.js';
+import type { Workspace } from '../desk/rows.js';
+import { CairnError } from '../errors.js';
+import { Journal } from '../steps/journal.js';
+import type { Store } from '../store.js';
+import { execInWorkspace } from '../unit/exec.js';
+import { type UnitCheckpoint, Units } from '../unit/unit.js';
+import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
+import type { FlagSpec, Invocation, StoreCommand } from './command.js';
+import { demo } from './demo.js';
+import { withDesk, workspaceOf } from './desk-commands.js';
+import { EXIT } from './output.js';
+
+/**
+ * The unit of work on a local store: `cairn checkpoint|restore|fork|exec|
+ * status` and `cairn step ls|resolve`. The unit is the workspace named by
+ * `--ws` (default: the current directory) with its session branch.
+ */
+const WS_FLAG: FlagSpec = {
+  name: 'ws',
+  type: 'string',
+  value: 'WS',
+  help: 'workspace id or attached directory (default: the current directory)',
+};
+
+async function withUnit<T>(
+  dir: string,
+  call: Invocation,
+  fn: (ctx: { store: Store; desk: Desk; units: Units; ws: Workspace }) => Promise<T>,
+): Promise<T> {
+  return withDesk(dir, call, async (desk, store) => {
+    const ws = await workspaceOf(desk, call);
+    const units = new Units(store.fabric(await store.localIdentity()), desk);
+    return fn({ store, desk, units, ws });
+  });
+}
+
+function checkpointLines(c: UnitCheckpoint): string[] {
+  return [
+    `checkpoint ${c.id}${c.label ? ` "${c.label}"` : ''}: ${c.accepted ? 'accepted' : 'NOT accepted'} — snapshot ${c.snapshot}, log head ${c.head || '(empty)'}`,
+    ...(c.evidence.git ? [`git ${c.evidence.git.revision}${c.evidence.git.dirty ? ' (dirty)' : ''}`] : []),
+    ...c.evidence.checks.map(
+      (k) => `check ${k.passed ? 'passed' : 'FAILED'} (exit ${k.exit}, ${k.durationMs} ms): ${k.command}`,
+    ),
+    ...c.inDoubt.map((s) => `step ${s.position} "${s.name}" is in doubt`),
+  ];
+}
+
+const checkpoint: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['checkpoint'],
+  args: [],
+  flags: [
+    WS_FLAG,
+    { name: 'label', type: 'string', value: 'L', help: 'a label for people' },
+    {
+      name: 'check',
+      type: 'string',
+      value: 'CMD',
+      multiple: true,
+      help: 'a shell command whose success accepts the checkpoint (repeatable)',
+    },
+  ],
+  summary:
+    'checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence (git revision, checks)',
+  async run(dir, call) {
+    return withUnit(dir, call, async ({ units, ws }) => {
+      const c = await units.checkpoint({
+        workspace: ws.id,
+        label: stringFlag(call.values, 'label'),
+        checks: listFlag(call.values, 'check'),
+      });
+      call.out.result(c, checkpointLines(c));
+      return c.accepted ? EXIT.ok : EXIT.checkFailed;
+    });
+  },
+};
+
+const restore: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['restore'],
+  args: ['CHECKPOINT'],
+  flags: [
+    WS_FLAG,
+    {
+      name: 'preview',
+      type: 'boolean',
+      help: 'list events, files and steps after the checkpoint; change nothing',
+    },
+    { name: 'allow-unaccepted', type: 'boolean', help: 'restore a checkpoint whose checks failed' },
+  ],
+  summary:
+    'restore the unit to a checkpoint (checkpoints first; log head and workspace move back as a new operation)',
+  async run(dir, call) {
+    return withUnit(dir, call, async ({ units, ws }) => {
+      const id = call.positionals[0]!;
+      const named = stringFlag(call.values, 'ws') === undefined ? undefined : ws.id;
+      const preview =
+        call.values.preview === true
+          ? await units.previewRestore(id, named ?? ws.id)
+          : (
+              await units.restore(id, {
+                workspace: ws.id,
+                allowUnaccepted: call.values['allow-unaccepted'] === true,
+              })
+            ).preview;
+      const s = preview.steps;
+      call.out.result(preview, [
+        `${call.values.preview === true ? 'restoring' : 'restored'} ${id}: ${preview.files.length} paths, ${preview.eventsAfter.length} events after it`,
+        ...preview.files.map((f) => `  ${f.change} ${f.path}`),
+        ...s.undone.map((e) => `  step ${e.position} ${e.name}: undone (local only)`),
+        ...s.compensation.map(
+          (e) => `  step ${e.position} ${e.name}: compensation available (${e.compensate?.name})`,
+        ),
+        ...s.cannotUndo.map((e) => `  step ${e.position} ${e.name}: cannot be undone (external effect)`),
+      ]);
+      return EXIT.ok;
+    });
+  },
+};
+
+const fork: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['fork'],
+  args: ['CHECKPOINT'],
+  flags: [
+    WS_FLAG,
+    { name: 'branches', type: 'string', value: 'N', help: 'how many branches (default 1)' },
+    {
+      name: 'name',
+      type: 'string',
+      value: 'B',
+      multiple: true,
+      help: 'name a branch (repeatable; instead of --branches)',
+    },
+    {
+      name: 'dir',
+      type: 'string',
+      value: 'DIR',
+      help: 'where the branches’ workspaces go (default: beside the workspace)',
+    },
+    { name: 'driver', type: 'string', value: 'D', help: 'copy or overlay (default: by capability)' },
+    { name: 'allow-unaccepted', type: 'boolean', help: 'fork a checkpoint whose checks failed' },
+  ],
+  summary:
+    'fork the unit at a checkpoint into branches, each with its own log branch, workspace and (no) grants',
+  async run(dir, call) {
+    const driver = stringFlag(call.values, 'driver');
+    if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
+      throw new CairnError('INVALID_ARGUMENT', `--driver must be copy or overlay, not "${driver}"`, {
+        flag: 'driver',
+      });
+    }
+    return withUnit(dir, call, async ({ units, ws }) => {
+      const names = listFlag(call.values, 'name');
+      const result = await units.fork(call.positionals[0]!, {
+        branches: names.length > 0 ? names : (wholeNumberFlag(call.values, 'branches') ?? 1),
+        dirRoot: resolve(call.cwd, stringFlag(call.values, 'dir') ?? `${ws.dir}.forks`),
+        driver,
+        allowUnaccepted: call.values['allow-unaccepted'] === true,
+      });
+      call.out.result(
+        result,
+        result.branches.map(
+          (b) =>
+            `branch ${b.branch}: workspace ${b.workspace.id} at ${b.workspace.dir} (${b.workspace.driver}), grants: none`,
+        ),
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const exec: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['exec'],
+  args: [],
+  rest: 'CMD…',
+  flags: [WS_FLAG],
+  summary: 'run a command in the workspace as a recorded step, then checkpoint if it changed anything',
+  async run(dir, call) {
+    return withDesk(dir, call, async (desk, store) => {
+      const ws = await workspaceOf(desk, call);
+      const fabric = store.fabric(await store.localIdentity());
+      const result = await execInWorkspace(fabric, desk, {
+        workspace: ws.id,
+        command: call.positionals,
+        env: call.env,
+      });
+      const { stdout, stderr, ...recorded } = result;
+      if (!call.out.json) {
+        call.out.raw(stdout, stderr);
+      }
+      call.out.result(
+        { ...recorded, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') },
+        `step ${result.position}: exit ${result.exit} in ${result.durationMs} ms${result.checkpoint.created ? `, snapshot ${result.checkpoint.snapshot.id}` : ', workspace unchanged'}`,
+      );
+      return result.exit === 0 ? EXIT.ok : Math.min(result.exit, 125);
+    });
+  },
+};
+
+const stepList: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['step', 'ls'],
+  args: [],
+  flags: [WS_FLAG],
+  summary: 'list the recorded steps of the workspace’s branch',
+  async run(dir, call) {
+    return withUnit(dir, call, async ({ store, ws }) => {
+      const journal = await Journal.open(store.fabric(await store.localIdentity()), {
+        session: ws.session,
+        branch: ws.branch,
+      });
+      const steps = journal.steps();
+      call.out.result(
+        { steps },
+        steps.map(
+          (s) => `${s.position}  ${s.state}${s.settledBy ? ` (by ${s.settledBy})` : ''}  ${s.name}  ${s.key}`,
+        ),
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const stepResolve: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['step', 'resolve'],
+  args: ['POSITION'],
+  flags: [
+    WS_FLAG,
+    { name: 'result', type: 'string', value: 'JSON', help: 'the step happened, with this result' },
+    { name: 'error', type: 'string', value: 'MSG', help: 'the step failed' },
+    { name: 'rerun', type: 'boolean', help: 'run it again with the same key' },
+  ],
+  summary: 'resolve a step in doubt (escalate policy): it happened, it failed, or run it again',
+  async run(dir, call) {
+    const chosen = ['result', 'error', 'rerun'].filter((k) => call.values[k] !== undefined);
+    if (chosen.length !== 1) {
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        'pass exactly one of --result JSON, --error MSG or --rerun',
+        {},
+      );
+    }
+    const position = Number(call.positionals[0]);
+    if (!Number.isSafeInteger(position) || position < 1) {
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `POSITION must be a step number, not "${call.positionals[0]}"`,
+        {},
+      );
+    }
+    return withUnit(dir, call, async ({ store, ws }) => {
+      const journal = await Journal.open(store.fabric(await store.localIdentity()), {
+        session: ws.session,
+        branch: ws.branch,
+      });
+      const decision =
+        call.values.rerun === true
+          ? { rerun: true as const }
+          : call.values.error !== undefined
+            ? { error: String(call.values.error) }
+            : { result: jsonFlag(call.values, 'result') };
+      const record = await journal.resolve(position, decision);
+      call.out.result(record, `step ${position} "${record.name}": ${record.state}`);
+      return EXIT.ok;
+    });
+  },
+};
+
+const status: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['status'],
+  args: [],
+  flags: [WS_FLAG],
+  summary: 'where the layers disagree: workspace changes outside any recorded step, steps in doubt',
+  async run(dir, call) {
+    return withUnit(dir, call, async ({ store, desk, ws }) => {
+      const journal = await Journal.open(store.fabric(await store.localIdentity()), {
+        session: ws.session,
+        branch: ws.branch,
+      });
+      const head = await desk.getSnapshot(ws.headSnapshot);
+      const drift = await desk.diff({ from: head.id, workspace: ws.id, patches: false, record: false });
+      const inDoubt = journal.inDoubt();
+      const report = {
+        workspace: ws.id,
+        session: ws.session,
+        branch: ws.branch,
+        unrecordedChanges: drift.map((d) => ({ path: d.path, change: d.change })),
+        inDoubt: inDoubt.map((s) => ({ position: s.position, name: s.name, key: s.key })),
+        clean: drift.length === 0 && inDoubt.length === 0,
+      };
+      call.out.result(report, [
+        `workspace ${ws.id} on ${ws.session}/${ws.branch}: ${report.clean ? 'the layers agree' : 'drift'}`,
+        ...report.unrecordedChanges.map((d) => `  changed outside any step: ${d.change} ${d.path}`),
+        ...report.inDoubt.map((s) => `  step ${s.position} "${s.name}" is in doubt`),
+      ]);
+      return report.clean ? EXIT.ok : EXIT.checkFailed;
+    });
+  },
+};
+
+const keep: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['keep'],
+  args: ['BRANCH'],
+  flags: [WS_FLAG],
+  summary: 'mark a fork’s winner (of the session of --ws)',
+  async run(dir, call) {
+    return withUnit(dir, call, async ({ units, ws }) => {
+      const event = await units.keep(ws.session, call.positionals[0]!);
+      call.out.result(event, `kept branch ${event.branch}`);
+      return EXIT.ok;
+    });
+  },
+};
+
+const abandon: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['abandon'],
+  args: ['BRANCH'],
+  flags: [
+    WS_FLAG,
+    {
+      name: 'ttl-ms',
+      type: 'string',
+      value: 'MS',
+      help: 'keep its workspace this long before gc reclaims it (default 7 days)',
+    },
+  ],
+  summary: 'mark a fork abandoned: gc reclaims its workspace after the TTL',
+  async run(dir, call) {
+    return withUnit(dir, call, async ({ units, ws }) => {
+      const event = await units.abandon(
+        ws.session,
+        call.positionals[0]!,
+        wholeNumberFlag(call.values, 'ttl-ms'),
+      );
+      call.out.result(event, `abandoned branch ${event.branch}`);
+      return EXIT.ok;
+    });
+  },
+};
+
+export const UNIT_COMMANDS: StoreCommand[] = [
+  checkpoint,
+  restore,
+  fork,
+  exec,
+  stepList,
+  stepResolve,
+  status,
+  keep,
+  abandon,
+  demo,
+];

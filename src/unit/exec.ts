@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import type { CheckpointResult, Desk } from '../desk/desk.js';
+import { sha256Hex } from '../digest.js';
+import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import { Journal } from '../steps/journal.js';
+
+/**
+ * `cairn exec`: a command run in a workspace as a recorded step — intent
+ * first, then exit code, output digest and duration — followed by a
+ * checkpoint when the workspace changed. This is how a harness's shell tool
+ * gets captured. A command cut off by a crash is in doubt with policy
+ * `escalate`: a shell command is never re-run blindly.
+ */
+export interface ExecResult {
+  position: number;
+  key: string;
+  exit: number;
+  outputDigest: string;
+  durationMs: number;
+  stdout: Buffer;
+  stderr: Buffer;
+  checkpoint: CheckpointResult;
+}
+
+/** Finds a command on a PATH string (passed in: the library reads no environment). */
+export function findCommand(command: string, path: string, cwd: string): string | null {
+  const executable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) {
+    const file = isAbsolute(command) ? command : join(cwd, command);
+    return executable(file) ? file : null;
+  }
+  for (const dir of path.split(delimiter)) {
+    if (dir !== '' && executable(join(dir, command))) return join(dir, command);
+  }
+  return null;
+}
+
+export async function execInWorkspace(
+  fabric: Fabric,
+  desk: Desk,
+  input: { workspace: string; command: string[]; env: Record<string, string | undefined> },
+): Promise<ExecResult> {
+  const [program, ...args] = input.command;
+  if (program === undefined || program === '') {
+    throw new CairnError('INVALID_ARGUMENT', 'exec needs a command: cairn exec -- CMD [ARGS…]', {});
+  }
+  const ws = await desk.getWorkspace(input.workspace);
+  const resolved = findCommand(program, input.env.PATH ?? '', ws.dir);
+  if (!resolved) {
+    throw new CairnError('INVALID_ARGUMENT', `command "${program}" not found on PATH: check its name`, {
+      command: program,
+    });
+  }
+  const journal = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
+  let stdout = Buffer.alloc(0);
+  let stderr = Buffer.alloc(0);
+  let position = 0;
+  let key = '';
+  const result = await journal.step(
+    'exec',
+    { command: input.command, workspace: ws.id },
+    async (ctx) => {
+      position = ctx.position;
+      key = ctx.key;
+      const started = performance.now();
+      const child = spawn(resolved, args, { cwd: ws.dir, env: { ...input.env, CAIRN_STEP_KEY: ctx.key } });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      const exit = await new Promise<number>((resolve, reject) => {
+        child.on('error', reject);
+        child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+      });
+      stdout = Buffer.concat(out);
+      stderr = Buffer.concat(err);
+      return {
+        exit,
+        outputDigest: sha256Hex(Buffer.concat([stdout, stderr])),
+        durationMs: Math.round(performance.now() - started),
+      };
+    },
+    { policy: 'escalate' },
+  );
+  await journal.flush();
+  const checkpoint = await desk.checkpoint(ws.id);
+  return { position, key, ...result, stdout, stderr, checkpoint };
+}

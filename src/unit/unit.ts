@@ -1,0 +1,355 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Desk, RestorePreview } from '../desk/desk.js';
+import type { Workspace } from '../desk/rows.js';
+import { sha256Hex } from '../digest.js';
+import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type { StepPayload } from '../steps/journal.js';
+import { Journal, STEP_EVENT } from '../steps/journal.js';
+import type { CairnEvent } from '../types.js';
+
+/**
+ * The unit of work: a session branch (the mind), the workspace bound to it
+ * (the desk) and — once the keys layer exists — its grants, checkpointed,
+ * forked and restored together (DESIGN §2, §7).
+ *
+ * A unit checkpoint is one event (`cairn.unit.checkpoint`) on the branch. It
+ * names the log head before it, the workspace snapshot taken with it, the
+ * steps in doubt at that moment and the acceptance evidence: the git
+ * revision when the workspace is a git repository, and each check
+ * command's exit code and output digest. It is accepted when every check
+ * passed. Grants get their field when grants exist; there is no placeholder.
+ */
+export const UNIT_CHECKPOINT_EVENT = 'cairn.unit.checkpoint';
+export const UNIT_KEEP_EVENT = 'cairn.unit.keep';
+export const UNIT_ABANDON_EVENT = 'cairn.unit.abandon';
+/** How long an abandoned branch's workspace is kept before `reclaim` discards it, by default. */
+export const DEFAULT_ABANDON_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const MAX_FORK_BRANCHES = 64;
+
+export interface CheckResult {
+  command: string;
+  exit: number;
+  /** sha256 of stdout followed by stderr. */
+  outputDigest: string;
+  durationMs: number;
+  passed: boolean;
+}
+
+export interface UnitCheckpoint {
+  /** The checkpoint's event id. */
+  id: string;
+  session: string;
+  branch: string;
+  label: string;
+  /** The log head the checkpoint covers (the event before it). */
+  head: string;
+  workspace: string;
+  snapshot: string;
+  root: string;
+  inDoubt: { position: number; name: string; key: string }[];
+  evidence: { git?: { revision: string; dirty: boolean }; checks: CheckResult[] };
+  accepted: boolean;
+  createdAt: number;
+}
+
+export interface StepEffect {
+  position: number;
+  name: string;
+  key: string;
+  state: 'done' | 'failed' | 'in-doubt';
+  compensate?: { name: string; args?: unknown };
+}
+
+export interface UnitRestorePreview {
+  checkpoint: UnitCheckpoint;
+  /** Log events after the checkpoint: they stay in the log; the branch head moves back past them. */
+  eventsAfter: CairnEvent[];
+  files: RestorePreview['changes'];
+  steps: {
+    /** Local-only steps: the restore puts back what they changed. */
+    undone: StepEffect[];
+    /** External effects with a registered compensation (listed, never run). */
+    compensation: StepEffect[];
+    /** External effects nothing undoes: an email sent stays sent. */
+    cannotUndo: StepEffect[];
+  };
+}
+
+function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
+  return new CairnError('INVALID_ARGUMENT', message, data);
+}
+
+/** Runs one check command in the workspace: exit code and output digest, never the output itself. */
+function runCheck(command: string, cwd: string): CheckResult {
+  const started = performance.now();
+  const run = spawnSync('sh', ['-c', command], { cwd, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  const exit = run.status ?? 128;
+  return {
+    command,
+    exit,
+    outputDigest: sha256Hex(Buffer.concat([run.stdout ?? Buffer.alloc(0), run.stderr ?? Buffer.alloc(0)])),
+    durationMs: Math.round(performance.now() - started),
+    passed: exit === 0,
+  };
+}
+
+function gitEvidence(dir: string): { revision: string; dirty: boolean } | undefined {
+  const rev = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' });
+  if (rev.status !== 0) return undefined;
+  const status = spawnSync('git', ['-C', dir, 'status', '--porcelain'], { encoding: 'utf8' });
+  return { revision: rev.stdout.trim(), dirty: status.stdout.trim() !== '' };
+}
+
+export class Units {
+  constructor(
+    private readonly fabric: Fabric,
+    private readonly desk: Desk,
+  ) {}
+
+  /** Checkpoints the unit of a workspace: its snapshot, its branch's log head, steps in doubt, evidence. */
+  async checkpoint(input: { workspace: string; label?: string; checks?: string[] }): Promise<UnitCheckpoint> {
+    const ws = await this.desk.getWorkspace(input.workspace);
+    for (const check of input.checks ?? []) {
+      if (typeof check !== 'string' || check.trim() === '')
+        throw invalid('a check is a non-empty shell command');
+    }
+    const snapshot = (await this.desk.checkpoint(ws.id)).snapshot;
+    const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
+    const checks = (input.checks ?? []).map((c) => runCheck(c, ws.dir));
+    const git = gitEvidence(ws.dir);
+    const head = (await this.fabric.readBranch({ session: ws.session, branch: ws.branch, limit: 1 })).head;
+    const payload = {
+      label: input.label ?? '',
+      head,
+      workspace: ws.id,
+      snapshot: snapshot.id,
+      root: snapshot.root,
+      inDoubt: journal.inDoubt().map((s) => ({ position: s.position, name: s.name, key: s.key })),
+      evidence: { ...(git ? { git } : {}), checks },
+      accepted: checks.every((c) => c.passed),
+    };
+    const event = await this.fabric.append({
+      session: ws.session,
+      branch: ws.branch,
+      kind: UNIT_CHECKPOINT_EVENT,
+      payload,
+    });
+    return { id: event.id, session: ws.session, branch: ws.branch, ...payload, createdAt: event.at };
+  }
+
+  async get(id: string): Promise<UnitCheckpoint> {
+    const event = await this.fabric.getEvent(id);
+    if (event.kind !== UNIT_CHECKPOINT_EVENT) {
+      throw new CairnError('NOT_FOUND', `${id} is not a unit checkpoint (it is a ${event.kind} event)`, {
+        id,
+      });
+    }
+    return {
+      id: event.id,
+      session: event.session,
+      branch: event.branch,
+      ...(event.payload as object),
+      createdAt: event.at,
+    } as UnitCheckpoint;
+  }
+
+  /** The workspace a checkpoint's unit is restored into or forked from, checked to be of the same session. */
+  private async workspaceFor(checkpoint: UnitCheckpoint, workspace?: string): Promise<Workspace> {
+    const ws = await this.desk.getWorkspace(workspace ?? checkpoint.workspace);
+    if (ws.session !== checkpoint.session) {
+      throw invalid(
+        `checkpoint ${checkpoint.id} belongs to session ${checkpoint.session}, not to workspace ${ws.id}'s session ${ws.session}`,
+        { checkpoint: checkpoint.id, workspace: ws.id },
+      );
+    }
+    return ws;
+  }
+
+  /** Log events after a checkpoint on the workspace's branch ([] when it is not on that branch's path). */
+  private async eventsAfter(checkpoint: UnitCheckpoint, ws: Workspace): Promise<CairnEvent[]> {
+    const at = await this.fabric.getEvent(checkpoint.id);
+    const out: CairnEvent[] = [];
+    let from: number | null = at.seq;
+    while (from !== null) {
+      const page = await this.fabric.readBranch({
+        session: ws.session,
+        branch: ws.branch,
+        from,
+        limit: 1000,
+      });
+      if (from === at.seq && page.events[0]?.id !== at.id) return [];
+      out.push(...page.events.filter((e) => e.seq > at.seq));
+      from = page.next;
+    }
+    return out;
+  }
+
+  /** What restoring a unit checkpoint would do: events after it, files, and its steps grouped by what undoes them. */
+  async previewRestore(id: string, workspace?: string): Promise<UnitRestorePreview> {
+    const checkpoint = await this.get(id);
+    const ws = await this.workspaceFor(checkpoint, workspace);
+    const eventsAfter = await this.eventsAfter(checkpoint, ws);
+    const files = (await this.desk.previewRestore(ws.id, checkpoint.snapshot)).changes;
+    const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
+    const records = new Map(journal.steps().map((s) => [s.position, s]));
+    const steps: UnitRestorePreview['steps'] = { undone: [], compensation: [], cannotUndo: [] };
+    for (const event of eventsAfter) {
+      if (event.kind !== STEP_EVENT) continue;
+      const intent = (event.payload as StepPayload).intent;
+      if (!intent) continue;
+      const record = records.get(intent.position);
+      const effect: StepEffect = {
+        position: intent.position,
+        name: intent.name,
+        key: intent.key,
+        state: record?.state ?? 'in-doubt',
+        ...(intent.compensate ? { compensate: intent.compensate } : {}),
+      };
+      if (intent.effect === 'local') steps.undone.push(effect);
+      else if (intent.compensate) steps.compensation.push(effect);
+      else steps.cannotUndo.push(effect);
+    }
+    return { checkpoint, eventsAfter, files, steps };
+  }
+
+  /**
+   * Restores a unit checkpoint as a new operation: checkpoints the unit
+   * first, then rewinds the branch to the checkpoint and restores the
+   * workspace to its snapshot. Refused from a checkpoint whose checks
+   * failed unless `allowUnaccepted`.
+   */
+  async restore(
+    id: string,
+    options: { workspace?: string; allowUnaccepted?: boolean } = {},
+  ): Promise<{ before: UnitCheckpoint; preview: UnitRestorePreview }> {
+    const preview = await this.previewRestore(id, options.workspace);
+    const { checkpoint } = preview;
+    if (!checkpoint.accepted && !options.allowUnaccepted) {
+      throw new CairnError(
+        'CONFLICT',
+        `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted to restore it anyway`,
+        {
+          checkpoint: id,
+        },
+      );
+    }
+    const ws = await this.workspaceFor(checkpoint, options.workspace);
+    const before = await this.checkpoint({ workspace: ws.id, label: `before restore of ${id}` });
+    await this.fabric.rewind({ session: ws.session, branch: ws.branch, to: checkpoint.id });
+    await this.desk.restore(ws.id, checkpoint.snapshot);
+    return { before, preview };
+  }
+
+  /**
+   * Forks the unit at a checkpoint into N branches (or the named ones), each
+   * with its own log branch and its own workspace in `<dirRoot>/<branch>`.
+   * Each branch's grants are stated explicitly: none (never the parent's)
+   * until the keys layer exists.
+   */
+  async fork(
+    id: string,
+    input: {
+      branches: number | string[];
+      dirRoot: string;
+      driver?: 'copy' | 'overlay';
+      allowUnaccepted?: boolean;
+    },
+  ): Promise<{
+    checkpoint: UnitCheckpoint;
+    branches: { branch: string; workspace: Workspace; grants: [] }[];
+  }> {
+    const names = Array.isArray(input.branches) ? input.branches : null;
+    const count = names ? names.length : input.branches;
+    if (!Number.isSafeInteger(count) || (count as number) < 1 || (count as number) > MAX_FORK_BRANCHES) {
+      throw invalid(`a fork makes 1 to ${MAX_FORK_BRANCHES} branches, not ${String(count)}`, {
+        branches: count,
+      });
+    }
+    const checkpoint = await this.get(id);
+    if (!checkpoint.accepted && !input.allowUnaccepted) {
+      throw new CairnError(
+        'CONFLICT',
+        `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted to fork it anyway`,
+        {
+          checkpoint: id,
+        },
+      );
+    }
+    const ws = await this.workspaceFor(checkpoint);
+    const out: { branch: string; workspace: Workspace; grants: [] }[] = [];
+    for (let i = 0; i < (count as number); i++) {
+      const name = names?.[i] ?? `${checkpoint.branch}-try-${i + 1}-${id.slice(-6)}`;
+      const forked = await this.desk.fork(ws.id, {
+        dir: join(input.dirRoot, name),
+        branch: name,
+        driver: input.driver,
+        at: { snapshot: checkpoint.snapshot, event: checkpoint.id },
+      });
+      out.push({ branch: forked.workspace.branch, workspace: forked.workspace, grants: [] });
+    }
+    return { checkpoint, branches: out };
+  }
+
+  /** The workspace bound to a branch of a session on this host. */
+  private async branchWorkspace(session: string, branch: string): Promise<Workspace> {
+    const ws = (await this.desk.listWorkspaces()).find(
+      (w) => w.session === session && w.branch === branch && w.state === 'attached',
+    );
+    if (!ws)
+      throw new CairnError('NOT_FOUND', `branch ${branch} of session ${session} has no attached workspace`, {
+        branch,
+      });
+    return ws;
+  }
+
+  /** Marks a fork's winner: an event on the branch; its workspace stays. */
+  async keep(session: string, branch: string): Promise<CairnEvent> {
+    await this.branchWorkspace(session, branch);
+    return this.fabric.append({ session, branch, kind: UNIT_KEEP_EVENT, payload: {} });
+  }
+
+  /**
+   * Marks a branch abandoned: after `ttlMs` its workspace may be reclaimed
+   * (`reclaim`, run by `cairn gc`). The log branch stays readable.
+   */
+  async abandon(
+    session: string,
+    branch: string,
+    ttlMs = DEFAULT_ABANDON_TTL_MS,
+    now = Date.now(),
+  ): Promise<CairnEvent> {
+    if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+      throw invalid(`ttl must be a whole number of milliseconds, not ${ttlMs}`);
+    const ws = await this.branchWorkspace(session, branch);
+    return this.fabric.append({
+      session,
+      branch,
+      kind: UNIT_ABANDON_EVENT,
+      payload: { workspace: ws.id, expiresAt: now + ttlMs },
+    });
+  }
+
+  /** Discards the workspaces of abandoned fork branches whose time ran out; returns their ids. */
+  async reclaim(now = Date.now()): Promise<string[]> {
+    const reclaimed: string[] = [];
+    for (const ws of await this.desk.listWorkspaces()) {
+      if (ws.state !== 'attached' || ws.forkedFrom === '') continue;
+      const page = await this.fabric.readBranch({
+        session: ws.session,
+        branch: ws.branch,
+        from: 1,
+        limit: 10_000,
+      });
+      const last = [...page.events]
+        .reverse()
+        .find((e) => e.kind === UNIT_ABANDON_EVENT || e.kind === UNIT_KEEP_EVENT);
+      if (last?.kind !== UNIT_ABANDON_EVENT) continue;
+      if ((last.payload as { expiresAt: number }).expiresAt > now) continue;
+      await this.desk.detach(ws.id, { discard: true });
+      reclaimed.push(ws.id);
+    }
+    return reclaimed;
+  }
+}

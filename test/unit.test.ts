@@ -1,0 +1,159 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Desk } from '../src/desk/desk.js';
+import type { EmbeddedFabric } from '../src/embedded-fabric.js';
+import { Journal } from '../src/steps/journal.js';
+import { Store } from '../src/store.js';
+import { expectCode } from '../src/testing/expect-code.js';
+import { execInWorkspace } from '../src/unit/exec.js';
+import { Units } from '../src/unit/unit.js';
+import { tempDir } from './support/stores.js';
+import { put } from './support/trees.js';
+
+let temp: { dir: string; remove(): void };
+let store: Store;
+let desk: Desk;
+let fabric: EmbeddedFabric;
+let units: Units;
+const env = { PATH: process.env.PATH };
+
+beforeEach(async () => {
+  temp = tempDir('cairn-unit-');
+  store = await Store.openDir(join(temp.dir, 'store'));
+  const who = await store.localIdentity();
+  desk = store.desk(who, { host: 'unit-test' });
+  fabric = store.fabric(who);
+  units = new Units(fabric, desk);
+});
+
+afterEach(async () => {
+  await desk.close();
+  await store.close();
+  temp.remove();
+});
+
+async function workspace() {
+  const dir = join(temp.dir, 'work');
+  put(dir, 'test.sh', 'test -f ok\n');
+  put(dir, 'ok', '');
+  return (await desk.attach({ dir })).workspace;
+}
+
+describe('the unit of work', () => {
+  it('captures `exec -- sh -c "echo x > f"` as a step and a checkpoint that restores it', async () => {
+    const ws = await workspace();
+    const ran = await execInWorkspace(fabric, desk, {
+      workspace: ws.id,
+      command: ['sh', '-c', 'echo x > f'],
+      env,
+    });
+    expect(ran.exit).toBe(0);
+    expect(ran.checkpoint.created).toBe(true);
+    const journal = await Journal.open(fabric, { session: ws.session, branch: ws.branch });
+    expect(journal.steps()).toMatchObject([{ name: 'exec', state: 'done', result: { exit: 0 } }]);
+    writeFileSync(join(ws.dir, 'f'), 'overwritten\n');
+    await desk.restore(ws.id, ran.checkpoint.snapshot.id);
+    expect(readFileSync(join(ws.dir, 'f'), 'utf8')).toBe('x\n');
+    // A command that is not there: a typed error, and no step recorded.
+    await expectCode(
+      execInWorkspace(fabric, desk, { workspace: ws.id, command: ['no-such-command-x'], env }),
+      'INVALID_ARGUMENT',
+    );
+    expect((await Journal.open(fabric, { session: ws.session, branch: ws.branch })).steps()).toHaveLength(1);
+  });
+
+  it('checkpoints the unit with evidence, and previews a restore with steps grouped by what undoes them', async () => {
+    const ws = await workspace();
+    const start = await units.checkpoint({ workspace: ws.id, label: 'start', checks: ['sh test.sh'] });
+    expect(start).toMatchObject({ accepted: true, label: 'start', snapshot: expect.stringMatching(/^sn_/) });
+    expect(start.evidence.checks[0]).toMatchObject({ exit: 0, passed: true });
+    const journal = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
+    await journal.step('format', {}, async () => 'ok', { effect: 'local' });
+    await journal.step('book', {}, async () => 'ok', { compensate: { name: 'cancel-booking' } });
+    await journal.step('email', {}, async () => 'sent');
+    await journal.flush();
+    put(ws.dir, 'new.txt', 'after the checkpoint\n');
+    const preview = await units.previewRestore(start.id);
+    expect(preview.steps.undone.map((s) => s.name)).toEqual(['format']);
+    expect(preview.steps.compensation.map((s) => [s.name, s.compensate?.name])).toEqual([
+      ['book', 'cancel-booking'],
+    ]);
+    expect(preview.steps.cannotUndo.map((s) => s.name)).toEqual(['email']);
+    expect(preview.files.map((f) => `${f.change} ${f.path}`)).toEqual(['removed new.txt']);
+    expect(existsSync(join(ws.dir, 'new.txt'))).toBe(true);
+
+    const done = await units.restore(start.id);
+    expect(existsSync(join(ws.dir, 'new.txt'))).toBe(false);
+    expect(done.before.label).toMatch(/before restore/);
+    // The log head moved back to the checkpoint: the steps after it are off the branch's path.
+    expect((await Journal.open(fabric, { session: ws.session, branch: ws.branch })).steps()).toEqual([]);
+    const history = await fabric.branchHistory(ws.session, ws.branch);
+    expect(history.at(-1)).toMatchObject({ op: 'rewind', headAfter: start.id });
+  });
+
+  it('refuses to fork or restore a checkpoint whose checks failed, unless asked', async () => {
+    const ws = await workspace();
+    const failed = await units.checkpoint({ workspace: ws.id, checks: ['exit 3'] });
+    expect(failed.accepted).toBe(false);
+    expect(failed.evidence.checks[0]?.exit).toBe(3);
+    await expectCode(units.fork(failed.id, { branches: 1, dirRoot: join(temp.dir, 'forks') }), 'CONFLICT');
+    await expectCode(units.restore(failed.id), 'CONFLICT');
+    const forked = await units.fork(failed.id, {
+      branches: 1,
+      dirRoot: join(temp.dir, 'forks'),
+      allowUnaccepted: true,
+      driver: 'copy',
+    });
+    expect(forked.branches).toHaveLength(1);
+  });
+
+  it('forks the unit into N branches, each with its own log branch, workspace and no grants', async () => {
+    const ws = await workspace();
+    const start = await units.checkpoint({ workspace: ws.id, checks: ['sh test.sh'] });
+    put(ws.dir, 'later.txt', 'after the checkpoint\n');
+    await desk.checkpoint(ws.id);
+    const forked = await units.fork(start.id, {
+      branches: 3,
+      dirRoot: join(temp.dir, 'forks'),
+      driver: 'copy',
+    });
+    expect(forked.branches).toHaveLength(3);
+    expect(new Set(forked.branches.map((b) => b.branch)).size).toBe(3);
+    for (const b of forked.branches) {
+      expect(b.grants).toEqual([]);
+      // Each branch starts from the checkpoint, not from later work.
+      expect(existsSync(join(b.workspace.dir, 'later.txt'))).toBe(false);
+      const head = (await fabric.readBranch({ session: ws.session, branch: b.branch })).head;
+      expect(head).toBe(start.id);
+    }
+    await expectCode(
+      units.fork(start.id, { branches: 0, dirRoot: join(temp.dir, 'f0') }),
+      'INVALID_ARGUMENT',
+    );
+    await expectCode(
+      units.fork(start.id, { branches: 100_000, dirRoot: join(temp.dir, 'f1') }),
+      'INVALID_ARGUMENT',
+    );
+    // Keep one, abandon the others; reclaim discards abandoned workspaces past their TTL.
+    await units.keep(ws.session, forked.branches[0]!.branch);
+    await units.abandon(ws.session, forked.branches[1]!.branch, 0);
+    await units.abandon(ws.session, forked.branches[2]!.branch, 60_000);
+    const reclaimed = await units.reclaim();
+    expect(reclaimed).toEqual([forked.branches[1]!.workspace.id]);
+  });
+
+  it('refuses to restore a checkpoint of another session into a workspace', async () => {
+    const ws = await workspace();
+    const otherDir = join(temp.dir, 'other');
+    put(otherDir, 'a', 'a');
+    const other = (await desk.attach({ dir: otherDir })).workspace;
+    const theirs = await units.checkpoint({ workspace: other.id });
+    await expectCode(units.restore(theirs.id, { workspace: ws.id }), 'INVALID_ARGUMENT');
+    await expectCode(units.previewRestore(theirs.id, ws.id), 'INVALID_ARGUMENT');
+    await expectCode(
+      units.get((await fabric.readBranch({ session: ws.session })).events[0]!.id),
+      'NOT_FOUND',
+    );
+  });
+});
