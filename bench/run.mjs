@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, fmtRatio } from './lib.mjs';
 
-const BENCHES = ['append-latency.mjs', 'append-throughput.mjs', 'read-fork.mjs', 'http.mjs', 'desk.mjs'];
+const BENCHES = [
+  'append-latency.mjs',
+  'append-throughput.mjs',
+  'read-fork.mjs',
+  'http.mjs',
+  'desk.mjs',
+  'steps.mjs',
+];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);
 rmSync(results, { force: true });
