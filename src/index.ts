@@ -42,3 +42,5 @@ export { CURRENT_FORMAT_VERSION } from './storage/migrations.js';
 export { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
 export { openFabric, Store } from './store.js';
 export type * from './types.js';
+export { type ExecResult, execInWorkspace } from './unit/exec.js';
+export { type CheckResult, type UnitCheckpoint, type UnitRestorePreview, Units } from './unit/unit.js';

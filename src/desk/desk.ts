@@ -93,7 +93,15 @@ export interface CheckpointResult {
   findings: SecretFinding[];
   /** Entries a snapshot cannot hold (sockets, FIFOs, devices), left out. */
   unsupported: string[];
+  /** The event `alsoAppend` asked for, committed with the snapshot. */
+  appended?: CairnEvent;
 }
+
+/**
+ * An event to append in the same transaction as a new snapshot, right after
+ * the snapshot's own event (so one commit records both).
+ */
+export type AlsoAppend = (snapshot: Snapshot) => { kind: string; payload: unknown };
 
 export interface RestorePreview {
   snapshot: Snapshot;
@@ -487,6 +495,7 @@ export class Desk {
       alsoNamed?: string[];
       /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
       noScan?: boolean;
+      alsoAppend?: AlsoAppend;
       beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
     } = {},
   ): Promise<CheckpointResult> {
@@ -533,6 +542,7 @@ export class Desk {
       alsoNamed?: string[];
       /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
       noScan?: boolean;
+      alsoAppend?: AlsoAppend;
       beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
     },
   ): Promise<CheckpointResult> {
@@ -593,6 +603,7 @@ export class Desk {
       added_bytes: writer.addedBytes,
       created_at: now,
     };
+    let appended: CairnEvent | undefined;
     await this.write('desk.write', async (tx) => {
       await lockDesk(tx, this.tenant);
       if (extra.beforeCommit) await extra.beforeCommit(tx, id);
@@ -620,6 +631,16 @@ export class Desk {
         now,
       );
       row.event = event.id;
+      if (extra.alsoAppend) {
+        const also = extra.alsoAppend(toSnapshot(row));
+        appended = await log.appendEvent(
+          tx,
+          this.options.who,
+          { session: h.row.session, branch: h.row.branch, kind: also.kind, payload: null },
+          log.encodePayload(also.payload),
+          now,
+        );
+      }
       await insertSnapshot(tx, row);
       await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [
         id,
@@ -629,11 +650,20 @@ export class Desk {
     });
     h.head = row;
     h.row.head_snapshot = id;
-    return { snapshot: toSnapshot(row), created: true, findings, unsupported: ctx.unsupported };
+    return {
+      snapshot: toSnapshot(row),
+      created: true,
+      findings,
+      unsupported: ctx.unsupported,
+      ...(appended ? { appended } : {}),
+    };
   }
 
   /** Snapshots the workspace directory if anything changed since its head snapshot. */
-  async checkpoint(workspace: string, options: { force?: boolean } = {}): Promise<CheckpointResult> {
+  async checkpoint(
+    workspace: string,
+    options: { force?: boolean; alsoAppend?: AlsoAppend } = {},
+  ): Promise<CheckpointResult> {
     authorize(this.options.who, 'desk.write');
     return this.withHandle(workspace, (h) => this.snapshot(h, 'checkpoint', options));
   }

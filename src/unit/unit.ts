@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Desk, RestorePreview } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { randomHex } from '../ids.js';
 import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
 import type { CairnEvent } from '../types.js';
@@ -96,6 +98,8 @@ function runCheck(command: string, cwd: string): CheckResult {
 }
 
 function gitEvidence(dir: string): { revision: string; dirty: boolean } | undefined {
+  // Spawning git costs milliseconds: only where a repository is.
+  if (!existsSync(join(dir, '.git'))) return undefined;
   const rev = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' });
   if (rev.status !== 0) return undefined;
   const status = spawnSync('git', ['-C', dir, 'status', '--porcelain'], { encoding: 'utf8' });
@@ -115,12 +119,10 @@ export class Units {
       if (typeof check !== 'string' || check.trim() === '')
         throw invalid('a check is a non-empty shell command');
     }
-    const snapshot = (await this.desk.checkpoint(ws.id)).snapshot;
     const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
     const checks = (input.checks ?? []).map((c) => runCheck(c, ws.dir));
     const git = gitEvidence(ws.dir);
-    const head = (await this.fabric.readBranch({ session: ws.session, branch: ws.branch, limit: 1 })).head;
-    const payload = {
+    const payloadFor = (snapshot: { id: string; root: string; event: string }, head: string) => ({
       label: input.label ?? '',
       head,
       workspace: ws.id,
@@ -129,13 +131,29 @@ export class Units {
       inDoubt: journal.inDoubt().map((s) => ({ position: s.position, name: s.name, key: s.key })),
       evidence: { ...(git ? { git } : {}), checks },
       accepted: checks.every((c) => c.passed),
-    };
-    const event = await this.fabric.append({
-      session: ws.session,
-      branch: ws.branch,
-      kind: UNIT_CHECKPOINT_EVENT,
-      payload,
     });
+    // One commit when the workspace changed: the unit event rides with the snapshot's.
+    const taken = await this.desk.checkpoint(ws.id, {
+      alsoAppend: (snapshot) => ({
+        kind: UNIT_CHECKPOINT_EVENT,
+        payload: payloadFor(snapshot, snapshot.event),
+      }),
+    });
+    let payload: ReturnType<typeof payloadFor>;
+    let event: CairnEvent;
+    if (taken.appended) {
+      event = taken.appended;
+      payload = event.payload as ReturnType<typeof payloadFor>;
+    } else {
+      const head = (await this.fabric.readBranch({ session: ws.session, branch: ws.branch, limit: 1 })).head;
+      payload = payloadFor(taken.snapshot, head);
+      event = await this.fabric.append({
+        session: ws.session,
+        branch: ws.branch,
+        kind: UNIT_CHECKPOINT_EVENT,
+        payload,
+      });
+    }
     return { id: event.id, session: ws.session, branch: ws.branch, ...payload, createdAt: event.at };
   }
 
@@ -280,7 +298,8 @@ export class Units {
     const ws = await this.workspaceFor(checkpoint);
     const out: { branch: string; workspace: Workspace; grants: [] }[] = [];
     for (let i = 0; i < (count as number); i++) {
-      const name = names?.[i] ?? `${checkpoint.branch}-try-${i + 1}-${id.slice(-6)}`;
+      // Generated names carry a random part: the same checkpoint may be forked again.
+      const name = names?.[i] ?? `${checkpoint.branch}-try-${i + 1}-${randomHex(3)}`;
       const forked = await this.desk.fork(ws.id, {
         dir: join(input.dirRoot, name),
         branch: name,
