@@ -143,6 +143,31 @@ describe('the unit of work', () => {
     expect(reclaimed).toEqual([forked.branches[1]!.workspace.id]);
   });
 
+  it('reports drift: unrecorded workspace changes, steps in doubt, and recorded steps a probe contradicts', async () => {
+    const ws = await workspace();
+    expect((await units.status(ws.id)).clean).toBe(true);
+    const journal = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
+    await journal.step('ticket', { n: 1 }, async () => 'T-1');
+    await journal.step('refund', { n: 2 }, async () => 'R-2');
+    await journal.flush();
+    await journal.step('pay', { n: 3 }, async () => 'P-3'); // its result never made durable: in doubt
+    put(ws.dir, 'edited-by-hand.txt', 'outside any step\n');
+    const world = { 'T-1': true, 'R-2': false };
+    const report = await units.status(ws.id, {
+      ticket: async () => ({ happened: world['T-1'] }),
+      refund: async () => ({ happened: world['R-2'] }),
+    });
+    expect(report.clean).toBe(false);
+    expect(report.unrecordedChanges).toEqual([{ path: 'edited-by-hand.txt', change: 'added' }]);
+    expect(report.inDoubt.map((s) => s.name)).toEqual(['pay']);
+    expect(report.contradicted).toEqual([
+      expect.objectContaining({ name: 'refund', recorded: 'done', happened: false }),
+    ]);
+    // status records nothing: no new snapshot, the file is still unrecorded.
+    expect((await desk.listSnapshots(ws.id)).length).toBe(1);
+    expect((await units.status(ws.id)).unrecordedChanges).toHaveLength(1);
+  });
+
   it('refuses to restore a checkpoint of another session into a workspace', async () => {
     const ws = await workspace();
     const otherDir = join(temp.dir, 'other');

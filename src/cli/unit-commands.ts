@@ -285,22 +285,9 @@ const status: StoreCommand = {
   flags: [WS_FLAG],
   summary: 'where the layers disagree: workspace changes outside any recorded step, steps in doubt',
   async run(dir, call) {
-    return withUnit(dir, call, async ({ store, desk, ws }) => {
-      const journal = await Journal.open(store.fabric(await store.localIdentity()), {
-        session: ws.session,
-        branch: ws.branch,
-      });
-      const head = await desk.getSnapshot(ws.headSnapshot);
-      const drift = await desk.diff({ from: head.id, workspace: ws.id, patches: false, record: false });
-      const inDoubt = journal.inDoubt();
-      const report = {
-        workspace: ws.id,
-        session: ws.session,
-        branch: ws.branch,
-        unrecordedChanges: drift.map((d) => ({ path: d.path, change: d.change })),
-        inDoubt: inDoubt.map((s) => ({ position: s.position, name: s.name, key: s.key })),
-        clean: drift.length === 0 && inDoubt.length === 0,
-      };
+    return withUnit(dir, call, async ({ units, ws }) => {
+      // Probes are code in the harness (SDK: units.status(ws, probes)); the CLI has none to run.
+      const report = await units.status(ws.id);
       call.out.result(report, [
         `workspace ${ws.id} on ${ws.session}/${ws.branch}: ${report.clean ? 'the layers agree' : 'drift'}`,
         ...report.unrecordedChanges.map((d) => `  changed outside any step: ${d.change} ${d.path}`),

@@ -365,6 +365,42 @@ export class Journal {
   }
 
   /**
+   * Asks the world again about recorded steps: for each step whose name has
+   * a probe, runs it and reports the steps it contradicts — recorded as done
+   * but the probe says it did not happen (a refund, a deleted ticket), or
+   * recorded as failed but it did. Nothing is written; this is drift to
+   * report, not to repair.
+   */
+  async contradictions(
+    probes: Record<string, (call: { key: string; position: number }) => Promise<ProbeAnswer>>,
+  ): Promise<
+    { position: number; name: string; key: string; recorded: 'done' | 'failed'; happened: boolean }[]
+  > {
+    const out: {
+      position: number;
+      name: string;
+      key: string;
+      recorded: 'done' | 'failed';
+      happened: boolean;
+    }[] = [];
+    for (const record of this.steps()) {
+      const probe = probes[record.name];
+      if (!probe || record.state === 'in-doubt') continue;
+      const answer = await probe({ key: record.key, position: record.position });
+      if (answer.happened !== (record.state === 'done')) {
+        out.push({
+          position: record.position,
+          name: record.name,
+          key: record.key,
+          recorded: record.state,
+          happened: answer.happened,
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
    * A person's decision about a step in doubt: its result (it happened), an
    * error (it failed), or `rerun` (run it again with the same key).
    */

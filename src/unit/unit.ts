@@ -371,4 +371,44 @@ export class Units {
     }
     return reclaimed;
   }
+
+  /**
+   * Where the layers disagree (drift): files changed since the workspace's
+   * last snapshot outside any recorded step (found without recording
+   * anything), steps in doubt, and — given probes by step name — recorded
+   * steps the world contradicts.
+   */
+  async status(
+    workspace: string,
+    probes: Parameters<Journal['contradictions']>[0] = {},
+  ): Promise<{
+    workspace: string;
+    session: string;
+    branch: string;
+    unrecordedChanges: { path: string; change: string }[];
+    inDoubt: { position: number; name: string; key: string }[];
+    contradicted: Awaited<ReturnType<Journal['contradictions']>>;
+    clean: boolean;
+  }> {
+    const ws = await this.desk.getWorkspace(workspace);
+    const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
+    const drift = await this.desk.diff({
+      from: ws.headSnapshot,
+      workspace: ws.id,
+      patches: false,
+      record: false,
+    });
+    const inDoubt = journal.inDoubt().map((s) => ({ position: s.position, name: s.name, key: s.key }));
+    const contradicted = await journal.contradictions(probes);
+    const unrecordedChanges = drift.map((d) => ({ path: d.path, change: d.change }));
+    return {
+      workspace: ws.id,
+      session: ws.session,
+      branch: ws.branch,
+      unrecordedChanges,
+      inDoubt,
+      contradicted,
+      clean: unrecordedChanges.length === 0 && inDoubt.length === 0 && contradicted.length === 0,
+    };
+  }
 }
