@@ -152,6 +152,21 @@ export interface GcReport {
   freedBytes: number;
 }
 
+/** How a snapshot is taken and recorded (internal to the desk). */
+interface SnapshotOptions {
+  /** Record a snapshot even when nothing changed. */
+  force?: boolean;
+  /** Extra fields of the snapshot's log event. */
+  payload?: Record<string, unknown>;
+  /** Objects the snapshot names without having written or looked them up (checked at commit). */
+  alsoNamed?: string[];
+  /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
+  noScan?: boolean;
+  alsoAppend?: AlsoAppend;
+  /** Runs first inside the snapshot's transaction (attach inserts the workspace row). */
+  beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
+}
+
 interface Handle {
   row: WorkspaceRow;
   root: DirNode;
@@ -489,15 +504,7 @@ export class Desk {
   private async snapshot(
     h: Handle,
     kind: SnapshotKind,
-    extra: {
-      force?: boolean;
-      payload?: Record<string, unknown>;
-      alsoNamed?: string[];
-      /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
-      noScan?: boolean;
-      alsoAppend?: AlsoAppend;
-      beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
-    } = {},
+    extra: SnapshotOptions = {},
   ): Promise<CheckpointResult> {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -536,15 +543,7 @@ export class Desk {
   private async snapshotOnce(
     h: Handle,
     kind: SnapshotKind,
-    extra: {
-      force?: boolean;
-      payload?: Record<string, unknown>;
-      alsoNamed?: string[];
-      /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
-      noScan?: boolean;
-      alsoAppend?: AlsoAppend;
-      beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
-    },
+    extra: SnapshotOptions,
   ): Promise<CheckpointResult> {
     const findings: SecretFinding[] = [];
     const writer = this.objects.writer(this.now);
