@@ -465,6 +465,109 @@ function deskSuite(backend: Backend) {
     });
   });
 
+  describe('desk: review findings (regressions)', () => {
+    it('a checkpoint that rebuilds a pack GC is deleting gets a pack of its own', async () => {
+      const work = join(temp.dir, 'work');
+      const big = randomBytes(1024 * 1024);
+      put(work, 'small.txt', 'a\n');
+      await openDesk();
+      const { workspace } = await desk.attach({ dir: work });
+      put(work, 'big.bin', big);
+      await desk.checkpoint(workspace.id);
+      unlinkSync(join(work, 'big.bin'));
+      await desk.checkpoint(workspace.id);
+      const gcDesk = another(who);
+      const real = store.blobs.delete.bind(store.blobs);
+      let raced = false;
+      // Between GC's sweep and its deleting the pack file, the same bytes come back and are checkpointed.
+      store.blobs.delete = async (tenantId, digest) => {
+        if (!raced) {
+          raced = true;
+          put(work, 'big.bin', big);
+          await desk.checkpoint(workspace.id);
+        }
+        return real(tenantId, digest);
+      };
+      await gcDesk.gc({ keepLast: 1, graceMs: 0 });
+      store.blobs.delete = real;
+      expect(raced).toBe(true);
+      expect((await desk.verify()).ok).toBe(true);
+      const latest = (await desk.listSnapshots(workspace.id)).at(-1)!;
+      unlinkSync(join(work, 'big.bin'));
+      await desk.restore(workspace.id, latest.id);
+      expect(readFileSync(join(work, 'big.bin')).equals(big)).toBe(true);
+    });
+
+    it('with a watcher, follows directories swapped by rename and ones the ignore rules let back in', async () => {
+      const work = join(temp.dir, 'work');
+      put(work, 'a/f.txt', 'a1\n');
+      put(work, 'c/g.txt', 'c1\n');
+      put(work, '.cairnignore', 'gen/\n');
+      put(work, 'gen/out.txt', 'generated\n');
+      await openDesk({ watch: true });
+      const { workspace } = await desk.attach({ dir: work });
+      execFileSync('sh', ['-c', `cd "${work}" && mv a tmp && mv c a && mv tmp c`]);
+      expect((await desk.checkpoint(workspace.id)).created).toBe(true);
+      put(work, 'a/g.txt', 'edited after the swap\n');
+      expect((await desk.checkpoint(workspace.id)).created).toBe(true);
+      writeFileSync(join(work, '.cairnignore'), '');
+      expect((await desk.checkpoint(workspace.id)).created).toBe(true);
+      put(work, 'gen/out.txt', 'edited once watched\n');
+      expect((await desk.checkpoint(workspace.id)).created).toBe(true);
+      // A desk that re-reads everything finds nothing the watched one missed.
+      expect((await another(who).checkpoint(workspace.id)).created).toBe(false);
+    });
+
+    it('a preview or live diff leaves the stat cache alone: the next checkpoint re-reads only what changed', async () => {
+      const work = join(temp.dir, 'work');
+      for (let i = 0; i < 300; i++) put(work, `d${i % 6}/f${i}.txt`, `content ${i}\n`);
+      let hashed = 0;
+      const opened = backend === 'sqlite' ? await sqliteStore() : await postgresStore();
+      store = opened.store;
+      cleanup = opened.cleanup;
+      who = backend === 'sqlite' ? await store.localIdentity() : await tenant('desk-a');
+      desk = store.desk(who, {
+        host: 'test-host',
+        stateDir: join(temp.dir, 'desk-state'),
+        watch: true,
+        onProgress: (phase, done) => {
+          if (phase === 'scan') hashed = done;
+        },
+      });
+      extraDesks.push(desk);
+      const { workspace, checkpoint } = await desk.attach({ dir: work });
+      expect(hashed).toBe(300);
+      hashed = 0;
+      await desk.previewRestore(workspace.id, checkpoint.snapshot.id);
+      await desk.diff({
+        from: checkpoint.snapshot.id,
+        workspace: workspace.id,
+        patches: false,
+        record: false,
+      });
+      put(work, 'd1/f1.txt', 'one edit\n');
+      hashed = 0;
+      expect((await desk.checkpoint(workspace.id)).created).toBe(true);
+      expect(hashed).toBe(0); // progress reports every 100 files: fewer than 100 were read
+    });
+
+    it("rejects a bad fork branch name and never names another tenant's workspace", async () => {
+      const work = join(temp.dir, 'work');
+      put(work, 'a.txt', 'a\n');
+      await openDesk();
+      const { workspace } = await desk.attach({ dir: work });
+      await expectCode(
+        desk.fork(workspace.id, { dir: join(temp.dir, 'f'), branch: '../bad/name', driver: 'copy' }),
+        'INVALID_ARGUMENT',
+      );
+      expect(existsSync(join(temp.dir, 'f'))).toBe(false);
+      const deskB = another(await tenant('desk-c'));
+      const error = await expectCode(deskB.attach({ dir: work }), 'CONFLICT');
+      expect(JSON.stringify(error.data)).not.toContain(workspace.id);
+      expect(error.message).not.toContain(workspace.id);
+    });
+  });
+
   describe('desk: secret guard', () => {
     const AWS = 'AKIAQWERTYUIOPASDFGH';
     const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYzz';

@@ -168,6 +168,60 @@ describe('the unit of work', () => {
     expect((await units.status(ws.id)).unrecordedChanges).toHaveLength(1);
   });
 
+  it('gives a step re-run after a restore a new key, so a keyed downstream does not answer with the undone effect', async () => {
+    const ws = await workspace();
+    const start = await units.checkpoint({ workspace: ws.id });
+    const before = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
+    const first = await before.step('pay', { amount: 10 }, async ({ key }) => key);
+    await before.flush();
+    await units.restore(start.id);
+    const after = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
+    const second = await after.step('pay', { amount: 20 }, async ({ key }) => key);
+    expect(second).not.toBe(first);
+  });
+
+  it('forks at the branch head, so steps after the last snapshot come along, and reclaims only what was abandoned', async () => {
+    const ws = await workspace();
+    const journal = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
+    await journal.step('after-the-snapshot', {}, async () => 'once');
+    await journal.flush();
+    const fork = (await desk.fork(ws.id, { dir: join(temp.dir, 'try-1'), branch: 'try-1', driver: 'copy' }))
+      .workspace;
+    let ran = 0;
+    const replay = await Journal.open(fabric, { session: ws.session, branch: 'try-1' });
+    expect(
+      await replay.step('after-the-snapshot', {}, async () => {
+        ran++;
+        return 'twice';
+      }),
+    ).toBe('once');
+    expect(ran).toBe(0);
+    // A fork of an abandoned branch inherits the abandon event on its path, but is not reclaimed for it.
+    await units.abandon(ws.session, 'try-1', 0);
+    put(fork.dir, 'changed.txt', 'x');
+    const child = (
+      await desk.fork(fork.id, { dir: join(temp.dir, 'child'), branch: 'child', driver: 'copy' })
+    ).workspace;
+    put(child.dir, 'precious.txt', 'keep me');
+    expect(await units.reclaim()).toEqual([fork.id]);
+    expect(readFileSync(join(child.dir, 'precious.txt'), 'utf8')).toBe('keep me');
+    await expectCode(
+      units.fork((await units.checkpoint({ workspace: ws.id })).id, {
+        branches: ['../../escaped'],
+        dirRoot: join(temp.dir, 'x'),
+      }),
+      'INVALID_ARGUMENT',
+    );
+    await expectCode(
+      units.fork((await units.checkpoint({ workspace: ws.id })).id, {
+        branches: ['same', 'same'],
+        dirRoot: join(temp.dir, 'y'),
+      }),
+      'INVALID_ARGUMENT',
+    );
+    expect(existsSync(join(temp.dir, 'escaped'))).toBe(false);
+  });
+
   it('refuses to restore a checkpoint of another session into a workspace', async () => {
     const ws = await workspace();
     const otherDir = join(temp.dir, 'other');

@@ -20,8 +20,10 @@ import { CairnError, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import * as log from '../log/session-log.js';
+import { BranchName } from '../schema.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { CairnEvent, EventPage, Identity } from '../types.js';
+import { parseInput } from '../validate.js';
 import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
 import {
   createPathFilter,
@@ -34,6 +36,7 @@ import {
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
 import { isMergedFile, type MergeConflict, type MergedEntry, mergeTrees } from './merge.js';
 import {
+  cloneDir,
   type DirNode,
   dirNode,
   findDir,
@@ -152,6 +155,13 @@ export interface GcReport {
   freedBytes: number;
 }
 
+/** What changed since the last checkpoint: listings, single entries, whole subtrees. */
+interface Dirty {
+  dirs: Set<string>;
+  files: Set<string>;
+  deep: Set<string>;
+}
+
 /** How a snapshot is taken and recorded (internal to the desk). */
 interface SnapshotOptions {
   /** Record a snapshot even when nothing changed. */
@@ -262,8 +272,8 @@ export class Desk {
     const branch = input.branch ?? 'main';
     const clash = await this.read('desk.read', (tx) =>
       tx.get<{ id: string }>(
-        `SELECT id FROM desk_workspaces WHERE host = ? AND path = ? AND state = 'attached'`,
-        [this.options.host, path],
+        `SELECT id FROM desk_workspaces WHERE tenant = ? AND host = ? AND path = ? AND state = 'attached'`,
+        [this.tenant, this.options.host, path],
       ),
     );
     if (clash) throw alreadyAttached(path, clash.id);
@@ -362,9 +372,15 @@ export class Desk {
     };
     // An overlay's upper layer is its change set already: it needs no watcher.
     if (row.driver === 'overlay') handle.upper = this.overlayLayout(row.id).upper;
-    else if (this.options.watch)
-      handle.watcher = new DirWatcher(row.path, (p, d) => this.skipPath(handle, p, d, null));
+    else if (this.options.watch) {
+      handle.ignoreText = readIgnore(row.path);
+      handle.watcher = this.watcherFor(handle);
+    }
     return handle;
+  }
+
+  private watcherFor(h: Handle): DirWatcher {
+    return new DirWatcher(h.row.path, (p, d) => this.skipPath(h, p, d, null));
   }
 
   private async open(id: string): Promise<Handle> {
@@ -455,12 +471,16 @@ export class Desk {
   }
 
   private scanContext(h: Handle, writer: PackWriter, findings: SecretFinding[]): ScanContext {
-    const ignore = join(h.row.path, '.cairnignore');
-    const text = existsSync(ignore) ? readFileSync(ignore, 'utf8') : null;
+    const text = readIgnore(h.row.path);
     if (text !== h.ignoreText) {
       h.ignoreText = text;
       filters.delete(h);
       h.fullScan = true;
+      // What is watched depends on the ignore rules: watch again under the new ones.
+      if (h.watcher) {
+        h.watcher.close();
+        h.watcher = this.watcherFor(h);
+      }
     }
     return {
       root: h.row.path,
@@ -484,7 +504,7 @@ export class Desk {
    * What to rescan: the directories (and single entries) the watcher saw
    * change, the directories of an overlay's upper layer, or everything.
    */
-  private async dirtyDirs(h: Handle): Promise<{ dirs: Set<string>; files: Set<string> } | 'all'> {
+  private async dirtyDirs(h: Handle): Promise<Dirty | 'all'> {
     const full = h.fullScan;
     h.fullScan = false;
     if (h.watcher) {
@@ -492,7 +512,7 @@ export class Desk {
       if (!full) return seen;
     }
     if (full && h.row.driver !== 'overlay') return 'all';
-    if (h.upper) return { dirs: upperDirs(h.upper), files: new Set() };
+    if (h.upper) return { dirs: upperDirs(h.upper), files: new Set(), deep: new Set() };
     return 'all';
   }
 
@@ -548,8 +568,8 @@ export class Desk {
     const findings: SecretFinding[] = [];
     const writer = this.objects.writer(this.now);
     const ctx = this.scanContext(h, writer, findings);
-    const dirty = extra.noScan
-      ? { dirs: new Set<string>(), files: new Set<string>() }
+    const dirty: Dirty | 'all' = extra.noScan
+      ? { dirs: new Set(), files: new Set(), deep: new Set() }
       : await this.dirtyDirs(h);
     if (dirty === 'all') {
       await rescan(ctx, h.root, '', true);
@@ -574,6 +594,14 @@ export class Desk {
         const chain = await findDir(this.objects, h.root, dir);
         if (!chain) continue;
         if (await rescan(ctx, chain[chain.length - 1] as DirNode, dir, false)) {
+          for (const node of chain) node.tree = null;
+        }
+      }
+      // Directories moved into place keep their node under the same name: look inside them too.
+      for (const dir of [...dirty.deep].sort()) {
+        const chain = await findDir(this.objects, h.root, dir);
+        if (!chain) continue;
+        if (await rescan(ctx, chain[chain.length - 1] as DirNode, dir, true)) {
           for (const node of chain) node.tree = null;
         }
       }
@@ -691,17 +719,12 @@ export class Desk {
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, options.paths);
       const target = await this.snapshotById(snapshot);
-      // Bring the model up to date without storing anything: a preview changes nothing.
-      const writer = this.objects.writer(this.now);
-      writer.dryRun = true;
-      const findings: SecretFinding[] = [];
-      await rescan(this.scanContext(h, writer, findings), h.root, '', true);
-      await seal(writer, h.root);
+      // Scan a copy of the model, storing nothing: a preview changes nothing, and the real model
+      // (with its stat data) stays as it was for the next checkpoint.
+      const live = await this.dryScan(h);
       const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
-      await applyTree(ctx, h.root, dirNode(target.root));
+      await applyTree(ctx, live, dirNode(target.root));
       const eventsAfter = await this.eventsAfter(h, target);
-      // The model now names trees that were never stored: rebuild it on next use.
-      this.drop(workspace);
       return { snapshot: toSnapshot(target), changes: ctx.changes, eventsAfter, withheld: ctx.withheld };
     });
   }
@@ -817,17 +840,22 @@ export class Desk {
     return withPatches(items, (e) => this.content(e));
   }
 
-  /** The live directory against a snapshot, storing nothing (the model is rebuilt on next use). */
+  /** The live directory as a model, from a full scan of a copy of the workspace's model, storing nothing. */
+  private async dryScan(h: Handle): Promise<DirNode> {
+    const copy = cloneDir(h.root);
+    const writer = this.objects.writer(this.now);
+    writer.dryRun = true;
+    await rescan(this.scanContext(h, writer, []), copy, '', true);
+    await seal(writer, copy);
+    return copy;
+  }
+
+  /** The live directory against a snapshot, storing nothing. */
   private async liveDiff(workspace: string, from: SnapshotRow, paths?: string[]): Promise<DiffItem[]> {
     authorize(this.options.who, 'desk.read');
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, paths);
-      const writer = this.objects.writer(this.now);
-      writer.dryRun = true;
-      await rescan(this.scanContext(h, writer, []), h.root, '', true);
-      await seal(writer, h.root);
-      const live = await flatten(this.objects, h.root);
-      this.drop(workspace);
+      const live = await flatten(this.objects, await this.dryScan(h));
       const items = diffEntryMaps(await flatten(this.objects, dirNode(from.root)), live);
       return only ? items.filter((i) => only.some((p) => i.path === p || i.path.startsWith(`${p}/`))) : items;
     });
@@ -891,6 +919,7 @@ export class Desk {
   ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult | null }> {
     authorize(this.options.who, 'desk.write');
     authorize(this.options.who, 'branch.fork');
+    if (input.branch !== undefined) parseInput(BranchName, input.branch, 'fork');
     const dir = this.resolveDir(input.dir, false);
     if (existsSync(dir) && !(lstatSync(dir).isDirectory() && isEmptyDir(dir))) {
       throw invalid(`${dir} exists and is not an empty directory: fork into a new or empty directory`, {
@@ -913,7 +942,8 @@ export class Desk {
           });
         }
       }
-      const forkAt = input.at?.event ?? base.event;
+      // From now: the branch's current head (steps after the last snapshot belong to the fork too).
+      const forkAt = input.at ? { at: input.at.event } : { from: h.row.branch };
       const now = this.now();
       const row: WorkspaceRow = {
         tenant: this.tenant,
@@ -949,7 +979,7 @@ export class Desk {
           const branch = await log.forkBranch(
             tx,
             this.options.who,
-            { session: h.row.session, at: forkAt, name: input.branch },
+            { session: h.row.session, ...forkAt, name: input.branch },
             now,
           );
           row.branch = branch.name;
@@ -1147,6 +1177,11 @@ export class Desk {
     const progress = this.options.onProgress;
     authorize(this.options.who, 'desk.gc');
     const graceMs = options.graceMs ?? 60 * 60 * 1000;
+    if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
+      throw invalid(`graceMs must be a whole number of milliseconds, at least 0, not ${graceMs}`, {
+        graceMs,
+      });
+    }
     const started = this.now();
     const expired = options.keepLast === undefined ? 0 : await this.expireSnapshots(options.keepLast);
     const live = new Set<string>();
@@ -1329,6 +1364,11 @@ function createPathFilterCached(h: Handle) {
   return filter;
 }
 
+function readIgnore(root: string): string | null {
+  const ignore = join(root, '.cairnignore');
+  return existsSync(ignore) ? readFileSync(ignore, 'utf8') : null;
+}
+
 /** Directories present in an overlay's upper layer: the only ones a change since the fork can be in. */
 function upperDirs(upper: string): Set<string> {
   const out = new Set<string>(['']);
@@ -1372,7 +1412,17 @@ function workspacePath(root: string, path: string): string {
     const st = lstatSync(at, { throwIfNoEntry: false });
     if (!st) break;
     if (st.isSymbolicLink()) {
-      const real = realpathSync(at);
+      let real: string;
+      try {
+        real = realpathSync(at);
+      } catch {
+        throw invalid(
+          `path "${path}" goes through a symlink that does not resolve: pass a path inside the workspace`,
+          {
+            path,
+          },
+        );
+      }
       const inside = relative(root, real);
       if (inside.startsWith('..') || isAbsolute(inside)) {
         throw invalid(

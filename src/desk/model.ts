@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError } from '../errors.js';
-import { chunkFile } from './chunker.js';
+import { chunkFile, SMALL_FILE } from './chunker.js';
 import type { ObjectStore, PackWriter } from './objects.js';
 import { EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
 import type { Entry, EntryMap } from './types.js';
@@ -99,6 +99,19 @@ function unchanged(key: StatKey | null, st: Stats): boolean {
   );
 }
 
+/**
+ * A copy of the loaded part of a model, for scans that must not change the
+ * real one (a preview, a live diff): nodes are copied, digests and stat
+ * data shared (they are replaced, never mutated, by a scan).
+ */
+export function cloneDir(node: DirNode): DirNode {
+  const children = node.children ? new Map<string, Node>() : null;
+  for (const [name, child] of node.children ?? []) {
+    children?.set(name, child.kind === 'dir' ? cloneDir(child) : { ...child });
+  }
+  return { ...node, children };
+}
+
 export async function loadDir(objects: ObjectStore, node: DirNode): Promise<Map<string, Node>> {
   if (node.children) return node.children;
   const digest = node.tree as string;
@@ -147,7 +160,8 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
   let size = 0;
   let first = true;
   for (const chunk of chunkFile(join(ctx.root, path), st.size)) {
-    if (first && chunk.bytes.length === st.size && !(await ctx.admit(path, chunk.bytes))) return null;
+    // A small file is read as one chunk whatever it holds by then (it may have shrunk): scan it.
+    if (first && st.size <= SMALL_FILE && !(await ctx.admit(path, chunk.bytes))) return null;
     first = false;
     await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, chunk.owned);
     chunks.push(chunk.digest);

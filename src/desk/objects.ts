@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError } from '../errors.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
@@ -20,6 +21,8 @@ export const PACK_BYTES = 8 * 1024 * 1024;
 /** The new objects of a checkpoint up to this size go into the database, in the snapshot's own transaction. */
 export const INLINE_BYTES = 256 * 1024;
 const PENDING_BYTES = 2 * 1024 * 1024;
+/** Random bytes at the start of every pack (see `append`). */
+const PACK_SALT = 16;
 /** Objects this large are looked up one by one and copied straight into the pack. */
 const DIRECT_BYTES = 64 * 1024;
 const BATCH = 400;
@@ -239,11 +242,17 @@ export class PackWriter {
 
   /** Copies one new object into the current pack, storing the pack first when it would overflow. */
   private async append(digest: string, kind: ObjectKind, bytes: Buffer): Promise<void> {
-    if (this.packLength > 0 && this.packLength + bytes.length > PACK_BYTES) await this.flushPack();
-    if (!this.pack || this.pack.length < this.packLength + bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(PACK_BYTES, this.packLength + bytes.length));
+    if (this.packLength > PACK_SALT && this.packLength + bytes.length > PACK_BYTES) await this.flushPack();
+    if (!this.pack || this.pack.length < this.packLength + bytes.length + PACK_SALT) {
+      const grown = Buffer.allocUnsafe(Math.max(PACK_BYTES, this.packLength + bytes.length + PACK_SALT));
       this.pack?.copy(grown, 0, 0, this.packLength);
       this.pack = grown;
+    }
+    if (this.packLength === 0) {
+      // Every pack starts with random bytes, so no two packs share a name: a pack GC is deleting
+      // can never be taken for a new pack with the same objects.
+      randomFillSync(this.pack, 0, PACK_SALT);
+      this.packLength = PACK_SALT;
     }
     bytes.copy(this.pack, this.packLength);
     const row: IndexRow = { digest, kind, pack: '', off: this.packLength, len: bytes.length, inline: 0 };
@@ -254,7 +263,7 @@ export class PackWriter {
   }
 
   private async flushPack(last = false): Promise<void> {
-    if (this.packLength === 0 || !this.pack) return;
+    if (this.packLength <= PACK_SALT || !this.pack) return;
     const bytes = this.pack.subarray(0, this.packLength);
     const rows = this.packRows;
     this.packLength = 0;

@@ -23,6 +23,8 @@ export class DirWatcher {
   private dirty = new Set<string>();
   /** Entries whose content changed (a 'change' event), when their directory's listing did not. */
   private dirtyFiles = new Set<string>();
+  /** Directories created, or moved into place, since the last drain: rescanned whole. */
+  private deep = new Set<string>();
   /** Paths this process is about to write itself: their events mark only the entry, not the listing. */
   private expected = new Set<string>();
   private lost = false;
@@ -81,20 +83,18 @@ export class DirWatcher {
       return;
     }
     this.dirty.add(rel);
+    // Created, deleted or renamed: a watch follows a directory, not its name, so whatever watched
+    // this path before may now watch a directory that lives elsewhere. Drop it and watch afresh.
+    for (const [path, watcher] of this.watchers) {
+      if (path === child || path.startsWith(`${child}/`)) {
+        watcher.close();
+        this.watchers.delete(path);
+      }
+    }
     const st = lstatSync(join(this.root, child), { throwIfNoEntry: false });
-    if (st?.isDirectory()) {
-      if (!this.skip(child, true) && !this.watchers.has(child)) {
-        this.watchTree(child);
-        this.dirty.add(child);
-      }
-    } else {
-      // Gone or no longer a directory: drop its watches and those below.
-      for (const [path, watcher] of this.watchers) {
-        if (path === child || path.startsWith(`${child}/`)) {
-          watcher.close();
-          this.watchers.delete(path);
-        }
-      }
+    if (st?.isDirectory() && !this.skip(child, true)) {
+      this.watchTree(child);
+      this.deep.add(child);
     }
   }
 
@@ -111,7 +111,7 @@ export class DirWatcher {
    * have changed and entries whose content did; 'all' when the watcher
    * cannot tell.
    */
-  async drain(): Promise<{ dirs: Set<string>; files: Set<string> } | 'all'> {
+  async drain(): Promise<{ dirs: Set<string>; files: Set<string>; deep: Set<string> } | 'all'> {
     const cookie = `${COOKIE_PREFIX}${randomHex(8)}`;
     const path = join(this.root, cookie);
     const seen = new Promise<boolean>((resolve) => {
@@ -132,11 +132,13 @@ export class DirWatcher {
     const lost = this.lost || !arrived || !this.watchers.has('');
     const dirs = this.dirty;
     const files = this.dirtyFiles;
+    const deep = this.deep;
     this.dirty = new Set();
     this.dirtyFiles = new Set();
+    this.deep = new Set();
     this.expected.clear();
     this.lost = false;
-    return lost ? 'all' : { dirs, files };
+    return lost ? 'all' : { dirs, files, deep };
   }
 
   close(): void {

@@ -126,6 +126,8 @@ export class Journal {
   /** Distinguishes this process's appends from an earlier process's at the same position. */
   private attempt = 0;
   private readonly run_ = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  /** The branch head this journal last saw (read at open, then its own appends). */
+  private head = '';
 
   private constructor(
     private readonly fabric: Fabric,
@@ -159,6 +161,7 @@ export class Journal {
         limit: 10_000,
       });
       for (const event of page.events) if (event.kind === STEP_EVENT) journal.replay(event);
+      journal.head = page.head;
       from = page.next;
     }
     return journal;
@@ -217,8 +220,14 @@ export class Journal {
     return this.steps().filter((s) => s.state === 'in-doubt' && !(this.pending?.position === s.position));
   }
 
+  /**
+   * A new step's key: from the session, the branch, the position and the
+   * branch head the step follows. The head makes a step re-run after a
+   * rewind (a unit restore) a different effect with a different key; a step
+   * in doubt keeps the key its intent recorded.
+   */
   private keyFor(position: number): string {
-    return `step_${tupleDigest([this.session, this.branchId, position]).slice(0, 40)}`;
+    return `step_${tupleDigest([this.session, this.branchId, position, this.head]).slice(0, 40)}`;
   }
 
   /**
@@ -227,13 +236,15 @@ export class Journal {
    * is recorded once; `attempt` tells apart later events of the same kind.
    */
   private async write(payload: StepPayload, position: number, what: string): Promise<CairnEvent> {
-    return this.fabric.append({
+    const event = await this.fabric.append({
       session: this.session,
       branch: this.branch,
       kind: STEP_EVENT,
       payload,
       idempotencyKey: `step:${this.branchId}:${position}:${what}:${this.run_}:${this.attempt++}`,
     });
+    this.head = event.id;
+    return event;
   }
 
   /** Makes the last step's result durable (otherwise it rides on the next step's intent). */

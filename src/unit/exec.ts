@@ -66,33 +66,35 @@ export async function execInWorkspace(
   let stderr = Buffer.alloc(0);
   let position = 0;
   let key = '';
-  const result = await journal.step(
-    'exec',
-    { command: input.command, workspace: ws.id },
-    async (ctx) => {
-      position = ctx.position;
-      key = ctx.key;
-      const started = performance.now();
-      const child = spawn(resolved, args, { cwd: ws.dir, env: { ...input.env, CAIRN_STEP_KEY: ctx.key } });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.stderr.on('data', (d: Buffer) => err.push(d));
-      const exit = await new Promise<number>((resolve, reject) => {
-        child.on('error', reject);
-        child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-      });
-      stdout = Buffer.concat(out);
-      stderr = Buffer.concat(err);
-      return {
-        exit,
-        outputDigest: sha256Hex(Buffer.concat([stdout, stderr])),
-        durationMs: Math.round(performance.now() - started),
-      };
-    },
-    { policy: 'escalate' },
-  );
-  await journal.flush();
+  // The outcome is made durable even when starting the command failed (a recorded failure, not a step in doubt).
+  const result = await journal
+    .step(
+      'exec',
+      { command: input.command, workspace: ws.id },
+      async (ctx) => {
+        position = ctx.position;
+        key = ctx.key;
+        const started = performance.now();
+        const child = spawn(resolved, args, { cwd: ws.dir, env: { ...input.env, CAIRN_STEP_KEY: ctx.key } });
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        child.stdout.on('data', (d: Buffer) => out.push(d));
+        child.stderr.on('data', (d: Buffer) => err.push(d));
+        const exit = await new Promise<number>((resolve, reject) => {
+          child.on('error', reject);
+          child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+        });
+        stdout = Buffer.concat(out);
+        stderr = Buffer.concat(err);
+        return {
+          exit,
+          outputDigest: sha256Hex(Buffer.concat([stdout, stderr])),
+          durationMs: Math.round(performance.now() - started),
+        };
+      },
+      { policy: 'escalate' },
+    )
+    .finally(() => journal.flush());
   const checkpoint = await desk.checkpoint(ws.id);
   return { position, key, ...result, stdout, stderr, checkpoint };
 }

@@ -7,9 +7,11 @@ import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { randomHex } from '../ids.js';
+import { BranchName } from '../schema.js';
 import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
 import type { CairnEvent } from '../types.js';
+import { parseInput } from '../validate.js';
 
 /**
  * The unit of work: a session branch (the mind), the workspace bound to it
@@ -280,6 +282,10 @@ export class Units {
   }> {
     const names = Array.isArray(input.branches) ? input.branches : null;
     const count = names ? names.length : input.branches;
+    // Every name is checked before anything is made.
+    for (const name of names ?? []) parseInput(BranchName, name, 'fork');
+    if (names && new Set(names).size !== names.length)
+      throw invalid('branch names of one fork must differ', { names });
     if (!Number.isSafeInteger(count) || (count as number) < 1 || (count as number) > MAX_FORK_BRANCHES) {
       throw invalid(`a fork makes 1 to ${MAX_FORK_BRANCHES} branches, not ${String(count)}`, {
         branches: count,
@@ -325,8 +331,8 @@ export class Units {
 
   /** Marks a fork's winner: an event on the branch; its workspace stays. */
   async keep(session: string, branch: string): Promise<CairnEvent> {
-    await this.branchWorkspace(session, branch);
-    return this.fabric.append({ session, branch, kind: UNIT_KEEP_EVENT, payload: {} });
+    const ws = await this.branchWorkspace(session, branch);
+    return this.fabric.append({ session, branch, kind: UNIT_KEEP_EVENT, payload: { workspace: ws.id } });
   }
 
   /**
@@ -355,15 +361,24 @@ export class Units {
     const reclaimed: string[] = [];
     for (const ws of await this.desk.listWorkspaces()) {
       if (ws.state !== 'attached' || ws.forkedFrom === '') continue;
-      const page = await this.fabric.readBranch({
-        session: ws.session,
-        branch: ws.branch,
-        from: 1,
-        limit: 10_000,
-      });
-      const last = [...page.events]
-        .reverse()
-        .find((e) => e.kind === UNIT_ABANDON_EVENT || e.kind === UNIT_KEEP_EVENT);
+      // Only this workspace's own decisions count: a fork of an abandoned branch inherits its
+      // events on the path, and must not be reclaimed for them.
+      let last: CairnEvent | undefined;
+      let from: number | null = 1;
+      while (from !== null) {
+        const page: import('../types.js').EventPage = await this.fabric.readBranch({
+          session: ws.session,
+          branch: ws.branch,
+          from,
+          limit: 10_000,
+        });
+        for (const e of page.events) {
+          const mine =
+            e.branch === ws.branch && (e.payload as { workspace?: string } | null)?.workspace === ws.id;
+          if (mine && (e.kind === UNIT_ABANDON_EVENT || e.kind === UNIT_KEEP_EVENT)) last = e;
+        }
+        from = page.next;
+      }
       if (last?.kind !== UNIT_ABANDON_EVENT) continue;
       if ((last.payload as { expiresAt: number }).expiresAt > now) continue;
       await this.desk.detach(ws.id, { discard: true });
