@@ -6,21 +6,18 @@
  * and checks that everything acknowledged is there and the store is sound.
  * Run `npx tsc -p tsconfig.json` first.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CairnError } from '../src/errors.js';
 import type { Fabric } from '../src/fabric.js';
 import { connect, openFabric, Store } from '../src/index.js';
 import type { AppendResult, CairnEvent } from '../src/types.js';
+import { type ChildExit, inParallel, randomInt, runToKill, scratchRoot, spawnChild } from './support/kill.js';
 
 const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.mjs', import.meta.url));
 const SERVER = fileURLToPath(new URL('./fixtures/crash-server.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 /**
  * Embedded writer: STORES stores killed ROUNDS times each, PARALLEL stores at
@@ -44,50 +41,7 @@ const HTTP_APPENDERS = 4;
 /** A child that has not acknowledged anything by then is broken. */
 const FIRST_ACK_TIMEOUT_MS = 20_000;
 
-let root = '';
-
-beforeAll(() => {
-  if (!existsSync(DIST))
-    throw new Error(`${DIST} is missing: run \`npx tsc -p tsconfig.json\` before this test`);
-  root = mkdtempSync(join(tmpdir(), 'cairn-crash-'));
-});
-
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
-/**
- * Runs `job(0)` … `job(count - 1)`, at most `parallel` at a time. After a
- * failure no new job starts and running ones stop at their next round
- * (`stopped()`); all have ended before the first error is rethrown, so no
- * child outlives the test.
- */
-async function inParallel(
-  count: number,
-  parallel: number,
-  job: (n: number, stopped: () => boolean) => Promise<void>,
-): Promise<void> {
-  let failed = false;
-  let nextJob = 0;
-  const errors: unknown[] = [];
-  const worker = async () => {
-    while (!failed && nextJob < count) {
-      const n = nextJob++;
-      try {
-        await job(n, () => failed);
-      } catch (error) {
-        failed = true;
-        errors.push(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
-  if (errors.length > 0) throw errors[0];
-}
-
-function randomInt(lo: number, hi: number): number {
-  return lo + Math.floor(Math.random() * (hi - lo + 1));
-}
+const root = scratchRoot('cairn-crash-');
 
 function integrityCheck(dir: string): unknown {
   const db = new Database(join(dir, 'cairn.db'), { readonly: true, fileMustExist: true });
@@ -180,62 +134,19 @@ interface SpareWriter {
  * round's process can start up while the test still checks the last round.
  */
 function spareWriter(dir: string, session: string): SpareWriter {
-  const child = spawn(process.execPath, [WRITER, dir, session, String(WRITERS), 'stdin'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let delayMs = -1;
-  let killed = false;
-  let failure = '';
-  let running = false;
-  const kill = () => {
-    killed = true;
-    child.kill('SIGKILL');
-  };
-  let noAck: NodeJS.Timeout | undefined;
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    if (running && delayMs < 0 && out.includes('\n')) {
-      clearTimeout(noAck);
-      delayMs = randomInt(30, 250);
-      setTimeout(kill, delayMs);
-    }
-  });
-  child.stderr.on('data', (chunk: string) => {
-    err += chunk;
-  });
-  // 'close' waits for the pipes to drain, so every ack written before the kill is read.
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', (code, signal) => done({ code, signal }));
-  });
-  closed.catch(() => {});
+  const child = spawnChild('writer', WRITER, [dir, session, String(WRITERS), 'stdin']);
   return {
-    async discard() {
-      kill();
-      await closed.catch(() => {});
-    },
+    discard: () => child.discard(),
     async run(first) {
-      running = true;
-      if (out !== '') throw new Error(`writer printed before it was started: ${JSON.stringify(out)}`);
-      noAck = setTimeout(() => {
-        failure = `no ack within ${FIRST_ACK_TIMEOUT_MS} ms`;
-        kill();
-      }, FIRST_ACK_TIMEOUT_MS);
-      child.stdin.end(`${first}\n`);
-      const { code, signal } = await closed;
-      clearTimeout(noAck);
-      if (failure) throw new Error(`writer: ${failure}; stderr: ${err}`);
-      if (!killed || signal !== 'SIGKILL') {
-        throw new Error(`writer exited by itself (code ${code}, signal ${signal}); stderr: ${err}`);
-      }
-      const lines = out.split('\n');
-      lines.pop(); // text after the last newline: a line cut by the kill is not an ack
+      const delayMs = randomInt(30, 250);
+      await runToKill(child, `${first}\n`, {
+        after: () => true, // the first ack
+        delayMs,
+        stallMs: FIRST_ACK_TIMEOUT_MS,
+        stall: `no ack within ${FIRST_ACK_TIMEOUT_MS} ms`,
+      });
       const acks: Ack[] = [];
-      for (const line of lines) {
+      for (const line of child.lines) {
         const m = ACK_LINE.exec(line);
         if (!m) throw new Error(`writer printed a malformed line: ${JSON.stringify(line)}`);
         acks.push({ id: m[1]!, w: Number(m[2]), i: Number(m[3]) });
@@ -327,7 +238,7 @@ describe('kill -9 of an embedded writer', () => {
     let totalAcks = 0;
     let stored = 0;
     await inParallel(STORES, PARALLEL, async (n, stopped) => {
-      const dir = join(root, `writer-${n}`);
+      const dir = join(root(), `writer-${n}`);
       const setup = await openFabric({ dir });
       const session = (await setup.createSession({ title: `crash writer ${n}` })).id;
       await setup.close();
@@ -362,9 +273,7 @@ describe('kill -9 of an embedded writer', () => {
 // ---------------------------------------------------------------------------
 // 2. Server process, kill -9 while HTTP clients append.
 
-interface ChildExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
+interface ServerExit extends ChildExit {
   stderr: string;
 }
 
@@ -372,7 +281,7 @@ interface RunningServer {
   url: string;
   token: string;
   kill(): void;
-  closed: Promise<ChildExit>;
+  closed: Promise<ServerExit>;
 }
 
 interface SpareServer {
@@ -388,55 +297,32 @@ interface SpareServer {
  * current round's server runs and the test checks what it left.
  */
 function spareServer(dir: string): SpareServer {
-  const child = spawn(process.execPath, [SERVER, dir, 'stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  let onLine: ((line: string) => void) | undefined;
-  const kill = () => child.kill('SIGKILL');
-  child.stdin.on('error', () => {}); // EPIPE if the child died first: reported through `closed`
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    err += chunk;
-  });
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    const nl = out.indexOf('\n');
-    if (nl >= 0 && onLine) {
-      const done = onLine;
-      onLine = undefined;
-      done(out.slice(0, nl));
-    }
-  });
-  const closed = new Promise<ChildExit>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', (code, signal) => done({ code, signal, stderr: err }));
-  });
+  const child = spawnChild('server', SERVER, [dir, 'stdin']);
+  const closed = child.closed.then((exit): ServerExit => ({ ...exit, stderr: child.err }));
   closed.catch(() => {});
   return {
-    async discard() {
-      kill();
-      await closed.catch(() => {});
-    },
+    discard: () => child.discard(),
     async start() {
       let timer: NodeJS.Timeout | undefined;
       try {
-        if (out !== '') throw new Error(`server printed before it was started: ${JSON.stringify(out)}`);
+        let onLine: (line: string) => void = () => {};
         const line = new Promise<string>((done) => {
           onLine = done;
         });
-        child.stdin.end('go\n');
+        child.go('go\n', onLine);
         const first = await Promise.race([
           line,
           closed.then(({ code, signal }): never => {
             throw new Error(
-              `server exited before listening (code ${code}, signal ${signal}); stderr: ${err}`,
+              `server exited before listening (code ${code}, signal ${signal}); stderr: ${child.err}`,
             );
           }),
           new Promise<never>((_, fail) => {
             timer = setTimeout(
               () =>
-                fail(new Error(`server did not listen within ${FIRST_ACK_TIMEOUT_MS} ms; stderr: ${err}`)),
+                fail(
+                  new Error(`server did not listen within ${FIRST_ACK_TIMEOUT_MS} ms; stderr: ${child.err}`),
+                ),
               FIRST_ACK_TIMEOUT_MS,
             );
           }),
@@ -447,9 +333,9 @@ function spareServer(dir: string): SpareServer {
         } catch {}
         if (typeof parsed.url !== 'string' || typeof parsed.token !== 'string')
           throw new Error(`server printed ${JSON.stringify(first)}, not {"url","token"}`);
-        return { url: parsed.url, token: parsed.token, kill, closed };
+        return { url: parsed.url, token: parsed.token, kill: child.kill, closed };
       } catch (error) {
-        kill();
+        child.kill();
         await closed.catch(() => {});
         throw error;
       } finally {
@@ -539,7 +425,7 @@ describe('kill -9 of a server', () => {
     let cutButCommitted = 0;
     const cutCodes = new Map<string, number>();
     await inParallel(SERVER_STORES, SERVER_PARALLEL, async (n, stopped) => {
-      const dir = join(root, `server-${n}`);
+      const dir = join(root(), `server-${n}`);
       const setup = await openFabric({ dir });
       const session = (await setup.createSession({ title: `crash server ${n}` })).id;
       await setup.close();

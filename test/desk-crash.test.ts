@@ -15,20 +15,18 @@
  * packs killed children abandoned, and everything is checked again.
  * Run `npx tsc -p tsconfig.json` first.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Desk } from '../src/desk/desk.js';
 import type { Snapshot } from '../src/desk/rows.js';
 import { Store } from '../src/store.js';
+import { inParallel, randomInt, runToKill, scratchRoot, spawnChild } from './support/kill.js';
 import { describeTree } from './support/trees.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/desk-checkpoint-child.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 /** STORES stores (one workspace each) killed ROUNDS times each, PARALLEL stores at a time. */
 const STORES = 4;
@@ -40,45 +38,7 @@ const STALL_MS = 20_000;
 /** Snapshots restored per store after GC, besides the last acknowledged one. */
 const RESTORE_SAMPLE = 6;
 
-let root = '';
-
-beforeAll(() => {
-  if (!existsSync(DIST))
-    throw new Error(`${DIST} is missing: run \`npx tsc -p tsconfig.json\` before this test`);
-  root = mkdtempSync(join(tmpdir(), 'cairn-desk-crash-'));
-});
-
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
-/** Runs `job(0)` … `job(count - 1)`, at most `parallel` at a time; stops starting jobs after a failure. */
-async function inParallel(
-  count: number,
-  parallel: number,
-  job: (n: number, stopped: () => boolean) => Promise<void>,
-): Promise<void> {
-  let failed = false;
-  let nextJob = 0;
-  const errors: unknown[] = [];
-  const worker = async () => {
-    while (!failed && nextJob < count) {
-      const n = nextJob++;
-      try {
-        await job(n, () => failed);
-      } catch (error) {
-        failed = true;
-        errors.push(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
-  if (errors.length > 0) throw errors[0];
-}
-
-function randomInt(lo: number, hi: number): number {
-  return lo + Math.floor(Math.random() * (hi - lo + 1));
-}
+const root = scratchRoot('cairn-desk-crash-');
 
 /** The digest the child prints for a tree (see the fixture): sorted `path NUL kind NUL exec NUL sha|target`. */
 function treeDigest(dir: string): string {
@@ -139,9 +99,8 @@ const READY = /^ready (ws_[0-9a-z]{26}|-)$/;
 const BEGIN = /^begin (\d+) ([0-9a-f]{64})$/;
 const ACK = /^ack (\d+) (sn_[0-9a-z]{26}) ([0-9a-f]{64}) ([0-9a-f]{64}) (ws_[0-9a-z]{26})$/;
 
-function parseRound(out: string, plan: KillPlan): ChildRound {
-  const lines = out.split('\n');
-  lines.pop(); // text after the last newline: a line cut by the kill says nothing
+/** `lines`: the complete lines the child printed (a line cut by the kill says nothing). */
+function parseRound(lines: readonly string[], plan: KillPlan): ChildRound {
   const first = READY.exec(lines[0] ?? '');
   if (!first) throw new Error(`child did not start with a ready line: ${JSON.stringify(lines[0])}`);
   const round: ChildRound = {
@@ -185,63 +144,19 @@ interface SpareChild {
  * round's process starts up while the test still checks the last round.
  */
 function spareChild(dir: string, work: string): SpareChild {
-  const child = spawn(process.execPath, [CHILD, dir, work, HOST, 'stdin'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let plan: KillPlan | undefined;
-  let armed = false;
-  let killed = false;
-  let failure = '';
-  let stall: NodeJS.Timeout | undefined;
-  const kill = () => {
-    killed = true;
-    child.kill('SIGKILL');
-  };
-  child.stdin.on('error', () => {}); // EPIPE if the child died first: reported through `closed`
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    if (!plan || armed) return;
-    const complete = out.slice(0, out.lastIndexOf('\n') + 1);
-    const seen = complete.split('\n').filter((l) => l.startsWith(`${plan!.after} `)).length;
-    if (seen >= plan.nth) {
-      armed = true;
-      clearTimeout(stall);
-      setTimeout(kill, plan.delayMs);
-    }
-  });
-  child.stderr.on('data', (chunk: string) => {
-    err += chunk;
-  });
-  // 'close' waits for the pipes to drain, so every line written before the kill is read.
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', (code, signal) => done({ code, signal }));
-  });
-  closed.catch(() => {});
+  const child = spawnChild('child', CHILD, [dir, work, HOST, 'stdin']);
   return {
-    async discard() {
-      kill();
-      await closed.catch(() => {});
-    },
-    async run(killPlan) {
-      if (out !== '') throw new Error(`child printed before it was started: ${JSON.stringify(out)}`);
-      plan = killPlan;
-      stall = setTimeout(() => {
-        failure = `did not reach its kill point within ${STALL_MS} ms`;
-        kill();
-      }, STALL_MS);
-      child.stdin.end('go\n');
-      const { code, signal } = await closed;
-      clearTimeout(stall);
-      if (failure) throw new Error(`child: ${failure}; output: ${out}; stderr: ${err}`);
-      if (!killed || signal !== 'SIGKILL')
-        throw new Error(`child exited by itself (code ${code}, signal ${signal}); stderr: ${err}`);
-      if (err !== '') throw new Error(`child wrote to stderr: ${err}`);
-      return parseRound(out, killPlan);
+    discard: () => child.discard(),
+    async run(plan) {
+      let seen = 0;
+      await runToKill(child, 'go\n', {
+        after: (line) => line.startsWith(`${plan.after} `) && ++seen >= plan.nth,
+        delayMs: plan.delayMs,
+        stallMs: STALL_MS,
+        stall: `did not reach its kill point within ${STALL_MS} ms`,
+      });
+      if (child.err !== '') throw new Error(`child wrote to stderr: ${child.err}`);
+      return parseRound(child.lines, plan);
     },
   };
 }
@@ -551,10 +466,10 @@ describe('kill -9 of a desk checkpoint', () => {
     await inParallel(STORES, PARALLEL, async (n, stopped) => {
       const s: StoreState = {
         n,
-        dir: join(root, `store-${n}`),
-        work: join(root, `work-${n}`),
+        dir: join(root(), `store-${n}`),
+        work: join(root(), `work-${n}`),
         workspace: '',
-        scratch: join(root, `scratch-${n}`),
+        scratch: join(root(), `scratch-${n}`),
         scratchWorkspace: '',
         known: new Map(),
         acked: [],

@@ -25,17 +25,14 @@
  *
  * Run `npx tsc -p tsconfig.json` first.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal, openFabric, STEP_EVENT, type StepPolicy, type StepRecord } from '../src/index.js';
+import { type ChildExit, randomInt, scratchRoot, spawnChild } from './support/kill.js';
 import { type PaymentServer, type RequestAction, startPaymentServer } from './support/payment-server.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/steps-worker.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 /** The worker's step count (fixed in steps-worker.mjs). */
 const STEPS = 200;
@@ -50,28 +47,12 @@ const SPARES = 2;
 /** The step that the DIVERGED worker renames. */
 const DIVERGE_AT = 100;
 
-let root = '';
-
-beforeAll(() => {
-  if (!existsSync(DIST))
-    throw new Error(`${DIST} is missing: run \`npx tsc -p tsconfig.json\` before this test`);
-  root = mkdtempSync(join(tmpdir(), 'cairn-steps-crash-'));
-});
-
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
-function randomInt(lo: number, hi: number): number {
-  return lo + Math.floor(Math.random() * (hi - lo + 1));
-}
+const root = scratchRoot('cairn-steps-crash-');
 
 // ---------------------------------------------------------------------------
 // Worker processes.
 
-interface WorkerExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
+interface WorkerExit extends ChildExit {
   /** Complete lines printed (a line cut by the kill is dropped). */
   lines: string[];
   stderr: string;
@@ -96,55 +77,20 @@ function spawnWorker(
   policy: StepPolicy,
   extra: string[] = [],
 ): Worker {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    [WORKER, dir, session, server.url, policy, ...extra],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  let onLine: ((line: string) => void) | undefined;
-  child.stdin.on('error', () => {}); // EPIPE if the child died first: reported through `closed`
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    err += chunk;
-  });
-  let seen = 0;
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    for (let nl = out.indexOf('\n', seen); nl >= 0; nl = out.indexOf('\n', seen)) {
-      const line = out.slice(seen, nl);
-      seen = nl + 1;
-      onLine?.(line);
-    }
-  });
-  // 'close' waits for the pipes to drain, so every line written before the kill is read.
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', (code, signal) => done({ code, signal }));
-  });
-  closed.catch(() => {});
-  const kill = () => {
-    child.kill('SIGKILL');
-  };
+  const child = spawnChild('worker', WORKER, [dir, session, server.url, policy, ...extra]);
+  let stalled = '';
   return {
-    kill,
-    async discard() {
-      kill();
-      await closed.catch(() => {});
-    },
-    async run(run, lineHandler) {
-      if (out !== '') throw new Error(`worker printed before it was started: ${JSON.stringify(out)}`);
-      onLine = lineHandler;
+    kill: child.kill,
+    discard: () => child.discard(),
+    async run(run, onLine) {
+      child.go(`go ${run}\n`, onLine);
       const stall = setTimeout(() => {
-        err += `\n(test: no end and no kill within ${STALL_MS} ms)`;
-        kill();
+        stalled = `\n(test: no end and no kill within ${STALL_MS} ms)`;
+        child.kill();
       }, STALL_MS);
-      child.stdin.end(`go ${run}\n`);
       try {
-        const { code, signal } = await closed;
-        return { code, signal, lines: out.slice(0, seen).split('\n').slice(0, -1), stderr: err };
+        const { code, signal } = await child.closed;
+        return { code, signal, lines: [...child.lines], stderr: child.err + stalled };
       } finally {
         clearTimeout(stall);
       }
@@ -310,7 +256,7 @@ function bump(map: Map<string, number>, key: string): void {
 
 async function crashLoop(policy: StepPolicy, server: PaymentServer): Promise<Scenario> {
   const started = Date.now();
-  const dir = join(root, policy);
+  const dir = join(root(), policy);
   const setup = await openFabric({ dir });
   const session = (await setup.createSession({ title: `steps crash ${policy}` })).id;
   await setup.close();
