@@ -499,10 +499,11 @@ describe('kill -9 of a desk checkpoint', () => {
     });
     expect(tally.kills).toBe(STORES * ROUNDS);
     expect(tally.kills).toBeGreaterThanOrEqual(100);
-    // The kills landed both inside checkpoints and between them, and left packs for GC to collect.
+    // The kills landed both inside checkpoints and between them.
     expect(tally.checkpointing).toBeGreaterThan(0);
     expect(tally.editing).toBeGreaterThan(0);
-    expect(tally.collectedAbandoned).toBeGreaterThan(0);
+    // How many kills land inside a pack write varies (most checkpoints here store inline packs);
+    // that GC collects an abandoned pack is also shown deterministically in test/desk.test.ts.
     console.log(
       `desk: ${tally.kills} SIGKILLs in ${((Date.now() - started) / 1000).toFixed(1)} s — ` +
         `${tally.checkpointing} inside a checkpoint (${tally.packAnnounced} leaving a pack announced, ` +

@@ -651,6 +651,28 @@ function deskSuite(backend: Backend) {
       expect(existsSync(join(work, 'precious.txt'))).toBe(false);
     });
 
+    it('gc removes a pack a killed checkpoint announced, only once its grace is over', async () => {
+      const work = join(temp.dir, 'work');
+      put(work, 'a.txt', 'a\n');
+      await openDesk();
+      await desk.attach({ dir: work });
+      // What a checkpoint killed after announcing and storing its pack leaves behind.
+      const bytes = randomBytes(4096);
+      const digest = await store.blobs.put(who.tenant, bytes);
+      await store.engine.write(who.tenant, (tx) =>
+        tx.run(
+          "INSERT INTO desk_packs (tenant, digest, state, size, created_at, inline) VALUES (?, ?, 'writing', ?, ?, 0)",
+          [who.tenant, digest, bytes.length, Date.now()],
+        ),
+      );
+      expect((await desk.gc()).removedPacks).toBe(0);
+      expect(await store.blobs.has(who.tenant, digest)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await desk.gc({ graceMs: 1 })).removedPacks).toBe(1);
+      expect(await store.blobs.has(who.tenant, digest)).toBe(false);
+      expect((await desk.verify()).ok).toBe(true);
+    });
+
     it('gc while a writer runs loses nothing referenced', async () => {
       const work = join(temp.dir, 'work');
       for (let i = 0; i < 30; i++) put(work, `f${i}.txt`, `v0 ${i}\n`);
