@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Desk } from '../src/desk/desk.js';
+import type { Desk, DeskOptions } from '../src/desk/desk.js';
 import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import type { Identity } from '../src/types.js';
@@ -34,7 +34,9 @@ function deskSuite(backend: Backend) {
   let desk: Desk;
   const extraDesks: Desk[] = [];
 
-  async function openDesk(options: { watch?: boolean; secretPolicy?: 'exclude' | 'fail' } = {}) {
+  type TestDeskOptions = Omit<DeskOptions, 'engine' | 'blobs' | 'who' | 'stateDir' | 'host'>;
+
+  async function openDesk(options: TestDeskOptions = {}) {
     const opened = backend === 'sqlite' ? await sqliteStore() : await postgresStore();
     store = opened.store;
     cleanup = opened.cleanup;
@@ -48,7 +50,7 @@ function deskSuite(backend: Backend) {
   }
 
   /** Another desk on the same store (another process, in effect), closed after the test. */
-  function another(as: Identity, options: { watch?: boolean; secretPolicy?: 'exclude' | 'fail' } = {}): Desk {
+  function another(as: Identity, options: TestDeskOptions = {}): Desk {
     const made = store.desk(as, { host: 'test-host', stateDir: join(temp.dir, 'desk-state'), ...options });
     extraDesks.push(made);
     return made;
@@ -522,19 +524,12 @@ function deskSuite(backend: Backend) {
       const work = join(temp.dir, 'work');
       for (let i = 0; i < 300; i++) put(work, `d${i % 6}/f${i}.txt`, `content ${i}\n`);
       let hashed = 0;
-      const opened = backend === 'sqlite' ? await sqliteStore() : await postgresStore();
-      store = opened.store;
-      cleanup = opened.cleanup;
-      who = backend === 'sqlite' ? await store.localIdentity() : await tenant('desk-a');
-      desk = store.desk(who, {
-        host: 'test-host',
-        stateDir: join(temp.dir, 'desk-state'),
+      await openDesk({
         watch: true,
         onProgress: (phase, done) => {
           if (phase === 'scan') hashed = done;
         },
       });
-      extraDesks.push(desk);
       const { workspace, checkpoint } = await desk.attach({ dir: work });
       expect(hashed).toBe(300);
       hashed = 0;

@@ -19,10 +19,11 @@ import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
+import { eventsAfter } from '../log/pages.js';
 import * as log from '../log/session-log.js';
 import { BranchName } from '../schema.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
-import type { CairnEvent, EventPage, Identity } from '../types.js';
+import type { CairnEvent, Identity } from '../types.js';
 import { parseInput } from '../validate.js';
 import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
 import {
@@ -733,23 +734,18 @@ export class Desk {
   private async eventsAfter(h: Handle, target: SnapshotRow): Promise<CairnEvent[]> {
     const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, target.event));
     if (event.session !== h.row.session) return [];
-    const out: CairnEvent[] = [];
-    let from: number | null = event.seq;
-    while (from !== null) {
-      const start: number = from;
-      const page: EventPage = await this.read('log.read', (tx) =>
-        log.readBranch(tx, this.options.who, {
-          session: h.row.session,
-          branch: h.row.branch,
-          from: start,
-          limit: 1000,
-        }),
-      );
-      if (start === event.seq && page.events[0]?.id !== target.event) return [];
-      out.push(...page.events.filter((e: CairnEvent) => e.seq > event.seq));
-      from = page.next;
-    }
-    return out;
+    return eventsAfter(
+      (from) =>
+        this.read('log.read', (tx) =>
+          log.readBranch(tx, this.options.who, {
+            session: h.row.session,
+            branch: h.row.branch,
+            from,
+            limit: 1000,
+          }),
+        ),
+      event,
+    );
   }
 
   /**

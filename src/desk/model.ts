@@ -1,6 +1,5 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError } from '../errors.js';
 import { chunkFile, SMALL_FILE } from './chunker.js';
 import type { ObjectStore, PackWriter } from './objects.js';
 import { EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
@@ -347,14 +346,4 @@ export async function flatten(
     if (child.kind === 'dir') await flatten(objects, child, rel, into);
   }
   return into;
-}
-
-export function notADirectory(path: string): CairnError {
-  return new CairnError(
-    'INVALID_ARGUMENT',
-    `"${path}" is not a directory in this snapshot: pass a directory path`,
-    {
-      path,
-    },
-  );
 }

@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { readAll } from '../log/pages.js';
 import type { CairnEvent } from '../types.js';
 
 /**
@@ -152,18 +153,11 @@ export class Journal {
       );
     }
     const journal = new Journal(fabric, input.session, branchName, branch.id);
-    let from: number | null = 1;
-    while (from !== null) {
-      const page = await fabric.readBranch({
-        session: input.session,
-        branch: branchName,
-        from,
-        limit: 10_000,
-      });
-      for (const event of page.events) if (event.kind === STEP_EVENT) journal.replay(event);
-      journal.head = page.head;
-      from = page.next;
-    }
+    const { events, head } = await readAll((from) =>
+      fabric.readBranch({ session: input.session, branch: branchName, from, limit: 10_000 }),
+    );
+    for (const event of events) if (event.kind === STEP_EVENT) journal.replay(event);
+    journal.head = head;
     return journal;
   }
 

@@ -7,6 +7,7 @@ import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { randomHex } from '../ids.js';
+import { eventsAfter, readAll } from '../log/pages.js';
 import { BranchName } from '../schema.js';
 import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
@@ -190,20 +191,10 @@ export class Units {
   /** Log events after a checkpoint on the workspace's branch ([] when it is not on that branch's path). */
   private async eventsAfter(checkpoint: UnitCheckpoint, ws: Workspace): Promise<CairnEvent[]> {
     const at = await this.fabric.getEvent(checkpoint.id);
-    const out: CairnEvent[] = [];
-    let from: number | null = at.seq;
-    while (from !== null) {
-      const page = await this.fabric.readBranch({
-        session: ws.session,
-        branch: ws.branch,
-        from,
-        limit: 1000,
-      });
-      if (from === at.seq && page.events[0]?.id !== at.id) return [];
-      out.push(...page.events.filter((e) => e.seq > at.seq));
-      from = page.next;
-    }
-    return out;
+    return eventsAfter(
+      (from) => this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 1000 }),
+      at,
+    );
   }
 
   /** What restoring a unit checkpoint would do: events after it, files, and its steps grouped by what undoes them. */
@@ -364,20 +355,13 @@ export class Units {
       // Only this workspace's own decisions count: a fork of an abandoned branch inherits its
       // events on the path, and must not be reclaimed for them.
       let last: CairnEvent | undefined;
-      let from: number | null = 1;
-      while (from !== null) {
-        const page: import('../types.js').EventPage = await this.fabric.readBranch({
-          session: ws.session,
-          branch: ws.branch,
-          from,
-          limit: 10_000,
-        });
-        for (const e of page.events) {
-          const mine =
-            e.branch === ws.branch && (e.payload as { workspace?: string } | null)?.workspace === ws.id;
-          if (mine && (e.kind === UNIT_ABANDON_EVENT || e.kind === UNIT_KEEP_EVENT)) last = e;
-        }
-        from = page.next;
+      const { events } = await readAll((from) =>
+        this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 10_000 }),
+      );
+      for (const e of events) {
+        const mine =
+          e.branch === ws.branch && (e.payload as { workspace?: string } | null)?.workspace === ws.id;
+        if (mine && (e.kind === UNIT_ABANDON_EVENT || e.kind === UNIT_KEEP_EVENT)) last = e;
       }
       if (last?.kind !== UNIT_ABANDON_EVENT) continue;
       if ((last.payload as { expiresAt: number }).expiresAt > now) continue;
