@@ -646,6 +646,26 @@ function deskSuite(backend: Backend) {
       expect(existsSync(join(work, 'precious.txt'))).toBe(false);
     });
 
+    it('verify catches a snapshot row whose root no longer matches its log event', async () => {
+      const work = join(temp.dir, 'work');
+      put(work, 'a.txt', 'a\n');
+      await openDesk();
+      const { workspace, checkpoint } = await desk.attach({ dir: work });
+      put(work, 'b.txt', 'b\n');
+      const second = (await desk.checkpoint(workspace.id)).snapshot;
+      expect((await desk.verify()).ok).toBe(true);
+      // Point the second snapshot at the first one's (valid) tree: only the log event can tell.
+      await store.engine.write(who.tenant, (tx) =>
+        tx.run('UPDATE desk_snapshots SET root = ? WHERE tenant = ? AND id = ?', [
+          checkpoint.snapshot.root,
+          who.tenant,
+          second.id,
+        ]),
+      );
+      const report = await desk.verify();
+      expect(report).toMatchObject({ ok: false, problem: { code: 'CORRUPT', snapshot: second.id } });
+    });
+
     it('gc removes a pack a killed checkpoint announced, only once its grace is over', async () => {
       const work = join(temp.dir, 'work');
       put(work, 'a.txt', 'a\n');
