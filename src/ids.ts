@@ -61,6 +61,10 @@ export const ID_PREFIXES = {
   line: 'ln',
   workspace: 'ws',
   snapshot: 'sn',
+  credential: 'cr',
+  grant: 'gr',
+  handle: 'hd',
+  approval: 'ap',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

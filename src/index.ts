@@ -18,6 +18,32 @@ export type { Snapshot, Workspace } from './desk/rows.js';
 export { EmbeddedFabric } from './embedded-fabric.js';
 export { CairnError, type CairnErrorJSON, ERROR_CODES, type ErrorCode, isCairnError } from './errors.js';
 export type { Fabric } from './fabric.js';
+export { MasterKey } from './keys/crypto.js';
+export {
+  type Allow,
+  type ApprovalPolicy,
+  decide,
+  type Grant,
+  type GrantMode,
+  type GrantRequest,
+  type GrantState,
+  grantState,
+} from './keys/grants.js';
+export {
+  type Approval,
+  type Credential,
+  type CredentialKind,
+  type Handle,
+  Keys,
+  type ProxyDecision,
+} from './keys/keys.js';
+export {
+  APPROVAL_HEADER,
+  HANDLE_HEADER,
+  type ProxyOptions,
+  type RunningProxy,
+  startProxy,
+} from './keys/proxy.js';
 export type {
   AppendInput,
   CreateSessionInput,

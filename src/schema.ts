@@ -36,6 +36,13 @@ export const BranchName = z
     /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
     'letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit',
   );
+/** A vault credential's name: it is also the first path segment of proxied URLs. */
+export const CredentialName = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,63}$/,
+    'lower-case letters, digits, "_" or "-", at most 64, starting with a letter or digit',
+  );
 export const EventKind = z
   .string()
   .regex(

@@ -6,6 +6,8 @@ import { Desk, type DeskOptions } from './desk/desk.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
 import { CairnError } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
+import type { MasterKey } from './keys/crypto.js';
+import { Keys } from './keys/keys.js';
 import { TenantName } from './schema.js';
 import { type Engine, NO_TENANT } from './storage/engine.js';
 import { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
@@ -58,6 +60,15 @@ export class Store {
       stateDir,
       host: options.host ?? 'local',
     });
+  }
+
+  /**
+   * The keys (vault, grants, handles, approvals) acting as the given
+   * identity. The master key is needed only to add, rotate or use a
+   * credential; the operator supplies it (the CLI reads a file or variable).
+   */
+  keys(who: Identity, options: { masterKey?: MasterKey; now?: () => number } = {}): Keys {
+    return new Keys({ engine: this.engine, who, ...options });
   }
 
   /** A fabric acting as the given identity. */

@@ -9,7 +9,12 @@ import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { CairnError } from '../src/errors.js';
 import { NO_TENANT } from '../src/storage/engine.js';
-import { CURRENT_FORMAT_VERSION, DESK_TABLES, TENANT_TABLES } from '../src/storage/migrations.js';
+import {
+  CURRENT_FORMAT_VERSION,
+  DESK_TABLES,
+  KEYS_TABLES,
+  TENANT_TABLES,
+} from '../src/storage/migrations.js';
 import { PostgresEngine } from '../src/storage/postgres/postgres-engine.js';
 import { Store } from '../src/store.js';
 import type { Identity } from '../src/types.js';
@@ -24,7 +29,7 @@ import {
 /** Every table row-level security guards, with the column holding the tenant. */
 const GUARDED: Array<{ table: string; column: string }> = [
   { table: 'tenants', column: 'id' },
-  ...[...TENANT_TABLES, ...DESK_TABLES].map((table) => ({ table, column: 'tenant' })),
+  ...[...TENANT_TABLES, ...DESK_TABLES, ...KEYS_TABLES].map((table) => ({ table, column: 'tenant' })),
 ];
 
 async function connect(url: string): Promise<pg.Client> {
@@ -90,7 +95,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(2);
+    expect(CURRENT_FORMAT_VERSION).toBe(3);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');

@@ -21,9 +21,23 @@ export type Action =
   | 'audit.verify'
   | 'desk.read'
   | 'desk.write'
-  | 'desk.gc';
+  | 'desk.gc'
+  | 'keys.read'
+  | 'keys.credential'
+  | 'keys.grant.root'
+  | 'keys.grant.narrow'
+  | 'keys.handle'
+  | 'keys.approve';
 
-const ADMIN_ONLY: ReadonlySet<Action> = new Set(['token.create.other', 'token.revoke.other', 'desk.gc']);
+/** Admin-only: operator and person-in-the-loop actions. Narrowing an existing grant or taking a handle is not. */
+const ADMIN_ONLY: ReadonlySet<Action> = new Set([
+  'token.create.other',
+  'token.revoke.other',
+  'desk.gc',
+  'keys.credential',
+  'keys.grant.root',
+  'keys.approve',
+]);
 
 export function authorize(who: Identity, action: Action): void {
   if (ADMIN_ONLY.has(action) && who.role !== 'admin') {

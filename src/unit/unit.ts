@@ -7,6 +7,8 @@ import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { randomHex } from '../ids.js';
+import { type GrantRequest, grantState, narrowedGrant } from '../keys/grants.js';
+import type { Keys } from '../keys/keys.js';
 import { eventsAfter, readAll } from '../log/pages.js';
 import { BranchName } from '../schema.js';
 import type { StepPayload } from '../steps/journal.js';
@@ -16,15 +18,16 @@ import { parseInput } from '../validate.js';
 
 /**
  * The unit of work: a session branch (the mind), the workspace bound to it
- * (the desk) and — once the keys layer exists — its grants, checkpointed,
- * forked and restored together (DESIGN §2, §7).
+ * (the desk) and its grants (the keys), checkpointed, forked and restored
+ * together (DESIGN §2, §6, §7).
  *
  * A unit checkpoint is one event (`cairn.unit.checkpoint`) on the branch. It
  * names the log head before it, the workspace snapshot taken with it, the
  * steps in doubt at that moment and the acceptance evidence: the git
  * revision when the workspace is a git repository, and each check
  * command's exit code and output digest. It is accepted when every check
- * passed. Grants get their field when grants exist; there is no placeholder.
+ * passed. It lists the branch's grants active at that moment — as a record
+ * of what the branch relied on, never as something a restore re-issues.
  */
 export const UNIT_CHECKPOINT_EVENT = 'cairn.unit.checkpoint';
 export const UNIT_KEEP_EVENT = 'cairn.unit.keep';
@@ -56,8 +59,20 @@ export interface UnitCheckpoint {
   inDoubt: { position: number; name: string; key: string }[];
   evidence: { git?: { revision: string; dirty: boolean }; checks: CheckResult[] };
   accepted: boolean;
+  /** The branch's active grants when the checkpoint was taken (absent when Units has no keys). */
+  grants?: GrantRef[];
   createdAt: number;
 }
+
+export interface GrantRef {
+  id: string;
+  credential: string;
+  mode: string;
+  approval: string;
+}
+
+/** One grant a fork gives one new branch: it narrows `parent` (default: the forked branch's grant on the credential). */
+export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
 export interface StepEffect {
   position: number;
@@ -72,6 +87,8 @@ export interface UnitRestorePreview {
   /** Log events after the checkpoint: they stay in the log; the branch head moves back past them. */
   eventsAfter: CairnEvent[];
   files: RestorePreview['changes'];
+  /** The grants the checkpoint recorded, with their state now: a restore never re-issues one that ended. */
+  grants: (GrantRef & { state: string })[];
   steps: {
     /** Local-only steps: the restore puts back what they changed. */
     undone: StepEffect[];
@@ -113,7 +130,16 @@ export class Units {
   constructor(
     private readonly fabric: Fabric,
     private readonly desk: Desk,
+    private readonly keys?: Keys,
   ) {}
+
+  /** The branch's active grants, as a checkpoint records them. */
+  private async activeGrants(session: string, branch: string): Promise<GrantRef[] | undefined> {
+    if (!this.keys) return undefined;
+    return (await this.keys.listGrants({ session, branch }))
+      .filter((g) => g.state === 'active')
+      .map((g) => ({ id: g.id, credential: g.credential, mode: g.mode, approval: g.approval }));
+  }
 
   /** Checkpoints the unit of a workspace: its snapshot, its branch's log head, steps in doubt, evidence. */
   async checkpoint(input: { workspace: string; label?: string; checks?: string[] }): Promise<UnitCheckpoint> {
@@ -125,6 +151,7 @@ export class Units {
     const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
     const checks = (input.checks ?? []).map((c) => runCheck(c, ws.dir));
     const git = gitEvidence(ws.dir);
+    const grants = await this.activeGrants(ws.session, ws.branch);
     const payloadFor = (snapshot: { id: string; root: string; event: string }, head: string) => ({
       label: input.label ?? '',
       head,
@@ -134,6 +161,7 @@ export class Units {
       inDoubt: journal.inDoubt().map((s) => ({ position: s.position, name: s.name, key: s.key })),
       evidence: { ...(git ? { git } : {}), checks },
       accepted: checks.every((c) => c.passed),
+      ...(grants ? { grants } : {}),
     });
     // One commit when the workspace changed: the unit event rides with the snapshot's.
     const taken = await this.desk.checkpoint(ws.id, {
@@ -222,7 +250,13 @@ export class Units {
       else if (intent.compensate) steps.compensation.push(effect);
       else steps.cannotUndo.push(effect);
     }
-    return { checkpoint, eventsAfter, files, steps };
+    const now = Date.now();
+    const grants: UnitRestorePreview['grants'] = [];
+    for (const ref of checkpoint.grants ?? []) {
+      const grant = this.keys ? await this.keys.getGrant(ref.id).catch(() => undefined) : undefined;
+      grants.push({ ...ref, state: grant ? grantState(grant, now) : 'unknown' });
+    }
+    return { checkpoint, eventsAfter, files, grants, steps };
   }
 
   /**
@@ -256,8 +290,9 @@ export class Units {
   /**
    * Forks the unit at a checkpoint into N branches (or the named ones), each
    * with its own log branch and its own workspace in `<dirRoot>/<branch>`.
-   * Each branch's grants are stated explicitly: none (never the parent's)
-   * until the keys layer exists.
+   * A fork never copies a grant: `grants[i]` states the i-th branch's grants,
+   * each narrowing a grant of the forked branch (checked before anything is
+   * made); a branch given none has none.
    */
   async fork(
     id: string,
@@ -266,10 +301,12 @@ export class Units {
       dirRoot: string;
       driver?: 'copy' | 'overlay';
       allowUnaccepted?: boolean;
+      /** Per branch, in order: the grants it gets. Omitted or [] means none. */
+      grants?: ForkGrant[][];
     },
   ): Promise<{
     checkpoint: UnitCheckpoint;
-    branches: { branch: string; workspace: Workspace; grants: [] }[];
+    branches: { branch: string; workspace: Workspace; grants: GrantRef[] }[];
   }> {
     const names = Array.isArray(input.branches) ? input.branches : null;
     const count = names ? names.length : input.branches;
@@ -293,7 +330,8 @@ export class Units {
       );
     }
     const ws = await this.workspaceFor(checkpoint);
-    const out: { branch: string; workspace: Workspace; grants: [] }[] = [];
+    const plans = await this.planGrants(checkpoint, input.grants ?? [], count as number);
+    const out: { branch: string; workspace: Workspace; grants: GrantRef[] }[] = [];
     for (let i = 0; i < (count as number); i++) {
       // Generated names carry a random part: the same checkpoint may be forked again.
       const name = names?.[i] ?? `${checkpoint.branch}-try-${i + 1}-${randomHex(3)}`;
@@ -303,9 +341,74 @@ export class Units {
         driver: input.driver,
         at: { snapshot: checkpoint.snapshot, event: checkpoint.id },
       });
-      out.push({ branch: forked.workspace.branch, workspace: forked.workspace, grants: [] });
+      const grants: GrantRef[] = [];
+      for (const plan of plans[i] ?? []) {
+        const g = await (this.keys as Keys).grant({ session: checkpoint.session, branch: name, ...plan });
+        grants.push({ id: g.id, credential: g.credential, mode: g.mode, approval: g.approval });
+      }
+      out.push({ branch: forked.workspace.branch, workspace: forked.workspace, grants });
     }
     return { checkpoint, branches: out };
+  }
+
+  /**
+   * Resolves each fork grant's parent (default: the forked branch's one
+   * active grant on the credential) and checks it narrows that parent,
+   * before any branch is made.
+   */
+  private async planGrants(
+    checkpoint: UnitCheckpoint,
+    grants: ForkGrant[][],
+    count: number,
+  ): Promise<ForkGrant[][]> {
+    if (grants.length > count)
+      throw invalid(`grants are stated for ${grants.length} branches, but the fork makes ${count}`);
+    if (grants.every((g) => g.length === 0)) return grants;
+    const keys = this.keys;
+    if (!keys) throw invalid('this Units has no keys: it cannot issue grants to forks');
+    const now = Date.now();
+    const held = await keys.listGrants({ session: checkpoint.session, branch: checkpoint.branch });
+    return Promise.all(
+      grants.map((specs) =>
+        Promise.all(
+          specs.map(async (spec) => {
+            const candidates = spec.parent
+              ? [await keys.getGrant(spec.parent)]
+              : held.filter((g) => g.credential === spec.credential && g.state === 'active');
+            if (candidates.length > 1)
+              throw invalid(
+                `branch ${checkpoint.branch} holds ${candidates.length} active grants on ${spec.credential}: name the parent`,
+                { grants: candidates.map((g) => g.id) },
+              );
+            const parent = candidates[0];
+            if (!parent) {
+              // No grant to narrow: only an admin may issue one from nothing (a root grant).
+              if (keys.who.role !== 'admin')
+                throw new CairnError(
+                  'FORBIDDEN',
+                  `branch ${checkpoint.branch} holds no grant on ${spec.credential} to narrow: ask an admin to grant it`,
+                  { credential: spec.credential },
+                );
+              return spec;
+            }
+            if (parent.session !== checkpoint.session || parent.credential !== spec.credential)
+              throw invalid(`grant ${parent.id} is not a grant on ${spec.credential} in this session`, {
+                parent: parent.id,
+              });
+            if (grantState(parent, now) !== 'active')
+              throw new CairnError(
+                'FORBIDDEN',
+                `grant ${parent.id} is ${grantState(parent, now)}: it cannot be narrowed`,
+                {
+                  grant: parent.id,
+                },
+              );
+            narrowedGrant(parent, spec, parent.allow.hosts, now);
+            return { ...spec, parent: parent.id };
+          }),
+        ),
+      ),
+    );
   }
 
   /** The workspace bound to a branch of a session on this host. */
@@ -387,6 +490,8 @@ export class Units {
     unrecordedChanges: { path: string; change: string }[];
     inDoubt: { position: number; name: string; key: string }[];
     contradicted: Awaited<ReturnType<Journal['contradictions']>>;
+    /** Grants the branch relied on (recorded by a checkpoint, or used) that were revoked, expired or used up. */
+    endedGrants: { id: string; credential: string; mode: string; state: string }[];
     clean: boolean;
   }> {
     const ws = await this.desk.getWorkspace(workspace);
@@ -400,6 +505,7 @@ export class Units {
     const inDoubt = journal.inDoubt().map((s) => ({ position: s.position, name: s.name, key: s.key }));
     const contradicted = await journal.contradictions(probes);
     const unrecordedChanges = drift.map((d) => ({ path: d.path, change: d.change }));
+    const endedGrants = this.keys ? await this.endedGrants(ws) : [];
     return {
       workspace: ws.id,
       session: ws.session,
@@ -407,7 +513,28 @@ export class Units {
       unrecordedChanges,
       inDoubt,
       contradicted,
-      clean: unrecordedChanges.length === 0 && inDoubt.length === 0 && contradicted.length === 0,
+      endedGrants,
+      clean:
+        unrecordedChanges.length === 0 &&
+        inDoubt.length === 0 &&
+        contradicted.length === 0 &&
+        endedGrants.length === 0,
     };
+  }
+
+  /** Ended grants of a workspace's branch that a checkpoint on its path recorded, or that it used. */
+  private async endedGrants(
+    ws: Workspace,
+  ): Promise<{ id: string; credential: string; mode: string; state: string }[]> {
+    const { events } = await readAll((from) =>
+      this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 10_000 }),
+    );
+    const recorded = new Set<string>();
+    for (const e of events) {
+      if (e.kind !== UNIT_CHECKPOINT_EVENT) continue;
+      for (const g of (e.payload as { grants?: GrantRef[] }).grants ?? []) recorded.add(g.id);
+    }
+    const ended = await (this.keys as Keys).endedGrants(ws.session, ws.branch, recorded);
+    return ended.map((g) => ({ id: g.id, credential: g.credential, mode: g.mode, state: g.state }));
   }
 }

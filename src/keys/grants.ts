@@ -1,0 +1,212 @@
+import { CairnError } from '../errors.js';
+
+/**
+ * Grants: what one branch may do with one credential (DESIGN §6). A grant is
+ * bound to a (session, branch) and never copied by a fork; a child grant
+ * (`parent` set) may only narrow its parent. The decision for one request is
+ * a pure function of the grant chain, the request and the clock (`decide`),
+ * so it is cheap and testable without a store.
+ */
+export type GrantMode = 'read' | 'sandbox' | 'live';
+export type ApprovalPolicy = 'none' | 'each-write';
+
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export interface Allow {
+  /** Upstream hosts (`host` or `host:port`, lower case) requests may go to. */
+  hosts: string[];
+  /** HTTP methods, upper case. */
+  methods: string[];
+  /** Path prefixes, each starting with `/`; `/` allows every path. */
+  pathPrefixes: string[];
+}
+
+export interface Grant {
+  id: string;
+  /** The grant this one narrows; '' for a root grant. */
+  parent: string;
+  session: string;
+  branch: string;
+  /** Credential name. */
+  credential: string;
+  mode: GrantMode;
+  approval: ApprovalPolicy;
+  allow: Allow;
+  expiresAt: number | null;
+  maxUses: number | null;
+  uses: number;
+  /** The person the branch acts for (the principal who issued the root grant). */
+  onBehalfOf: string;
+  createdBy: string;
+  createdAt: number;
+  revokedAt: number | null;
+  revokedBy: string;
+  revokeReason: string;
+}
+
+export type GrantState = 'active' | 'revoked' | 'expired' | 'exhausted';
+
+export function grantState(grant: Grant, now: number): GrantState {
+  if (grant.revokedAt !== null) return 'revoked';
+  if (grant.expiresAt !== null && grant.expiresAt <= now) return 'expired';
+  if (grant.maxUses !== null && grant.uses >= grant.maxUses) return 'exhausted';
+  return 'active';
+}
+
+/** Which modes a child may take under each parent mode: a test account never widens to the real one. */
+const CHILD_MODES: Record<GrantMode, readonly GrantMode[]> = {
+  live: ['live', 'sandbox', 'read'],
+  sandbox: ['sandbox'],
+  read: ['read'],
+};
+
+/** What a caller asks for; unset fields default to the parent's (or, for a root grant, the credential's). */
+export interface GrantRequest {
+  mode: GrantMode;
+  approval?: ApprovalPolicy;
+  allow?: Partial<Allow>;
+  expiresAt?: number | null;
+  maxUses?: number | null;
+}
+
+function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
+  return new CairnError('INVALID_ARGUMENT', message, data);
+}
+
+function normaliseAllow(allow: Partial<Allow>, defaults: Allow): Allow {
+  const hosts = (allow.hosts ?? defaults.hosts).map((h) => h.toLowerCase());
+  const methods = (allow.methods ?? defaults.methods).map((m) => m.toUpperCase());
+  const pathPrefixes = allow.pathPrefixes ?? defaults.pathPrefixes;
+  for (const m of methods) {
+    if (!(ALL_METHODS as readonly string[]).includes(m))
+      throw invalid(`method ${m} is not one of ${ALL_METHODS.join(', ')}`, { method: m });
+  }
+  for (const p of pathPrefixes) {
+    if (!p.startsWith('/') || p.split('/').includes('..'))
+      throw invalid(`path prefix "${p}" must start with / and hold no ..`, { pathPrefix: p });
+  }
+  for (const h of hosts) {
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(h) && !/^\[[0-9a-f:]+\](:\d{1,5})?$/.test(h))
+      throw invalid(`host "${h}" is not host or host:port`, { host: h });
+  }
+  if (hosts.length === 0 || methods.length === 0 || pathPrefixes.length === 0)
+    throw invalid('an allow-list needs at least one host, method and path prefix (or leave it unset)');
+  return {
+    hosts: [...new Set(hosts)],
+    methods: [...new Set(methods)],
+    pathPrefixes: [...new Set(pathPrefixes)],
+  };
+}
+
+export function pathAllowed(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((p) => p === '/' || path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
+}
+
+/**
+ * The grant a request describes, checked against its parent: it may only
+ * narrow. Throws INVALID_ARGUMENT naming the first way it is wider.
+ */
+export function narrowedGrant(
+  parent: Grant | null,
+  request: GrantRequest,
+  credentialHosts: string[],
+  now: number,
+): Pick<Grant, 'mode' | 'approval' | 'allow' | 'expiresAt' | 'maxUses'> {
+  if (!['read', 'sandbox', 'live'].includes(request.mode))
+    throw invalid(`mode must be read, sandbox or live, not ${String(request.mode)}`);
+  const approval =
+    request.approval ??
+    (parent?.approval === 'each-write' && request.mode === 'live' ? 'each-write' : 'none');
+  if (approval !== 'none' && approval !== 'each-write')
+    throw invalid(`approval must be none or each-write, not ${String(approval)}`);
+  if (request.expiresAt != null && (!Number.isSafeInteger(request.expiresAt) || request.expiresAt <= now))
+    throw invalid('a grant must expire in the future', { expiresAt: request.expiresAt });
+  if (request.maxUses != null && (!Number.isSafeInteger(request.maxUses) || request.maxUses < 1))
+    throw invalid('max uses must be a whole number ≥ 1', { maxUses: request.maxUses });
+  const safe = [...SAFE_METHODS];
+  const base: Allow = parent
+    ? parent.allow
+    : { hosts: credentialHosts, methods: [...ALL_METHODS], pathPrefixes: ['/'] };
+  const defaults: Allow =
+    request.mode === 'read' ? { ...base, methods: base.methods.filter((m) => SAFE_METHODS.has(m)) } : base;
+  const allow = normaliseAllow(request.allow ?? {}, defaults);
+  if (request.mode === 'read') {
+    const unsafe = allow.methods.filter((m) => !safe.includes(m));
+    if (unsafe.length > 0)
+      throw invalid(`a read grant allows only ${safe.join(', ')}, not ${unsafe.join(', ')}`, {
+        methods: unsafe,
+      });
+  }
+  let expiresAt = request.expiresAt ?? null;
+  let maxUses = request.maxUses ?? null;
+  if (parent) {
+    const wider = (what: string, data: Record<string, unknown>) =>
+      invalid(`the grant is wider than its parent ${parent.id}: ${what}`, { parent: parent.id, ...data });
+    if (!CHILD_MODES[parent.mode].includes(request.mode))
+      throw wider(`mode ${request.mode} under ${parent.mode}`, { mode: request.mode });
+    if (parent.approval === 'each-write' && request.mode === 'live' && approval !== 'each-write')
+      throw wider('live writes without approval under each-write', { approval });
+    const extraHosts = allow.hosts.filter((h) => !parent.allow.hosts.includes(h));
+    if (extraHosts.length > 0) throw wider(`hosts ${extraHosts.join(', ')}`, { hosts: extraHosts });
+    const extraMethods = allow.methods.filter((m) => !parent.allow.methods.includes(m));
+    if (extraMethods.length > 0) throw wider(`methods ${extraMethods.join(', ')}`, { methods: extraMethods });
+    const extraPaths = allow.pathPrefixes.filter((p) => !pathAllowed(p, parent.allow.pathPrefixes));
+    if (extraPaths.length > 0)
+      throw wider(`path prefixes ${extraPaths.join(', ')}`, { pathPrefixes: extraPaths });
+    if (parent.expiresAt !== null) {
+      if (expiresAt !== null && expiresAt > parent.expiresAt)
+        throw wider('it expires later', { expiresAt, parentExpiresAt: parent.expiresAt });
+      expiresAt = expiresAt ?? parent.expiresAt;
+    }
+    if (parent.maxUses !== null) {
+      const left = parent.maxUses - parent.uses;
+      if (maxUses !== null && maxUses > left)
+        throw wider(`${maxUses} uses where ${left} are left`, { maxUses, left });
+      maxUses = maxUses ?? left;
+    }
+  }
+  return {
+    mode: request.mode,
+    approval: request.mode === 'read' ? 'none' : approval,
+    allow,
+    expiresAt,
+    maxUses,
+  };
+}
+
+export interface RequestShape {
+  method: string;
+  /** Host of the upstream the request would go to (`host[:port]`). */
+  host: string;
+  /** Path (without query) under the upstream's base. */
+  path: string;
+}
+
+export type Decision = { allowed: true; needsApproval: boolean } | { allowed: false; reason: string };
+
+/**
+ * May this request go out under this grant chain (the grant first, then its
+ * ancestors)? Every grant of the chain must be active; the leaf's allow-list
+ * and mode decide the rest.
+ */
+export function decide(chain: readonly Grant[], request: RequestShape, now: number): Decision {
+  for (const g of chain) {
+    const state = grantState(g, now);
+    if (state !== 'active')
+      return { allowed: false, reason: `grant ${g.id}${g === chain[0] ? '' : ' (an ancestor)'} is ${state}` };
+  }
+  const grant = chain[0];
+  if (!grant) return { allowed: false, reason: 'no grant' };
+  const method = request.method.toUpperCase();
+  const safe = SAFE_METHODS.has(method);
+  if (grant.mode === 'read' && !safe)
+    return { allowed: false, reason: `grant ${grant.id} is read-only: ${method} is refused` };
+  if (!grant.allow.methods.includes(method))
+    return { allowed: false, reason: `method ${method} is not allowed by grant ${grant.id}` };
+  if (!grant.allow.hosts.includes(request.host.toLowerCase()))
+    return { allowed: false, reason: `host ${request.host} is outside grant ${grant.id}'s allow-list` };
+  if (!pathAllowed(request.path, grant.allow.pathPrefixes))
+    return { allowed: false, reason: `path ${request.path} is outside grant ${grant.id}'s allow-list` };
+  return { allowed: true, needsApproval: grant.mode === 'live' && grant.approval === 'each-write' && !safe };
+}
