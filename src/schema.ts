@@ -129,6 +129,13 @@ export const CreateTokenInput = z
     },
   );
 
+/** A person's decision on a held request. */
+export const DecisionInput = z.object({ note: text(0, 500).default('') }).strict();
+export const RevokeGrantInput = z.object({ reason: text(0, 500).default('') }).strict();
+export const ApprovalStateFilter = z
+  .enum(['pending', 'approved', 'denied', 'expired', 'used', 'all'])
+  .default('pending');
+
 export type CreateSessionInput = z.input<typeof CreateSessionInput>;
 export type ListSessionsInput = z.input<typeof ListSessionsInput>;
 export type AppendInput = z.input<typeof AppendInput>;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MasterKey } from '../src/keys/crypto.js';
 import type { RunningServer } from '../src/server/index.js';
 import { openApiDocument } from '../src/server/openapi.js';
 import { remoteTarget, sqliteStore } from './support/stores.js';
@@ -11,7 +12,7 @@ let server: RunningServer;
 let tokens: { a: string; b: string };
 let close: () => Promise<void>;
 // Ids owned by tenant B.
-const ofB = { session: '', event: '', branch: 'main', principal: '' };
+const ofB = { session: '', event: '', branch: 'main', principal: '', approval: '', grant: '' };
 
 async function call(method: string, path: string, token: string | null, body?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -32,6 +33,35 @@ beforeAll(async () => {
   ofB.session = session.id;
   ofB.principal = (await target.tenantB.whoami()).principal;
   ofB.event = event.id;
+  // A write of B's held for approval: through the library, as the proxy would record it.
+  const keysB = store.keys(await store.authenticate(target.tokens.b), { masterKey: MasterKey.generate() });
+  await keysB.addCredential({
+    name: 'billing',
+    kind: 'bearer',
+    upstream: 'http://127.0.0.1:9/api',
+    value: Buffer.from('sk_b_secret_1'),
+  });
+  const grant = await keysB.grant({
+    session: session.id,
+    branch: 'main',
+    credential: 'billing',
+    mode: 'live',
+    approval: 'each-write',
+  });
+  const { handle } = await keysB.issueHandle({ session: session.id, branch: 'main' });
+  const body = Buffer.from('{"amount":5,"password":"pw-1"}');
+  const held = await keysB.authorizeRequest({
+    handle,
+    credential: 'billing',
+    method: 'POST',
+    pathAndQuery: '/pay',
+    body,
+    bodyBytes: body.length,
+    bodyDigest: 'd'.repeat(64),
+  });
+  if (held.outcome !== 'hold') throw new Error('expected a held write');
+  ofB.approval = held.approval.id;
+  ofB.grant = grant.id;
 });
 
 afterAll(async () => close());
@@ -50,6 +80,10 @@ describe('HTTP API', () => {
       ['GET', `/v1/sessions/${session}/branches/${branch}/history`],
       ['POST', '/v1/tokens', JSON.stringify({ principal: ofB.principal, label: 'stolen' })],
       ['POST', `/v1/tokens/${tokens.b.split('.')[2]}/revoke`],
+      ['GET', `/v1/approvals/${ofB.approval}`],
+      ['POST', `/v1/approvals/${ofB.approval}/approve`, '{}'],
+      ['POST', `/v1/approvals/${ofB.approval}/deny`, '{}'],
+      ['POST', `/v1/grants/${ofB.grant}/revoke`, '{}'],
     ];
     for (const [method, path, body] of attempts) {
       const response = await call(method, path, tokens.a, body);
@@ -68,6 +102,33 @@ describe('HTTP API', () => {
       p.includes('{'),
     );
     expect(attempts.length).toBeGreaterThanOrEqual(paths.length);
+  });
+
+  it('lists and decides approvals: branch, credential, method, URL, redacted preview; once only', async () => {
+    expect((await call('GET', '/v1/approvals', tokens.a)).json.approvals).toEqual([]);
+    expect((await call('GET', '/v1/grants', tokens.a)).json.grants).toEqual([]);
+    const listed = await call('GET', '/v1/approvals', tokens.b);
+    expect(listed.json.approvals).toHaveLength(1);
+    expect(listed.json.approvals[0]).toMatchObject({
+      id: ofB.approval,
+      branch: 'main',
+      credential: 'billing',
+      method: 'POST',
+      url: 'http://127.0.0.1:9/api/pay',
+      preview: '{"amount":5,"password":"[redacted]"}',
+    });
+    expect((await call('GET', '/v1/approvals?state=bogus', tokens.b)).status).toBe(400);
+    const approved = await call('POST', `/v1/approvals/${ofB.approval}/approve`, tokens.b, '{"note":"ok"}');
+    expect(approved.status).toBe(200);
+    expect(approved.json.state).toBe('approved');
+    const again = await call('POST', `/v1/approvals/${ofB.approval}/deny`, tokens.b, '{}');
+    expect(again.status).toBe(409);
+    expect(again.json.code).toBe('CONFLICT');
+    expect((await call('GET', '/v1/approvals', tokens.b)).json.approvals).toEqual([]);
+    const grants = await call('GET', '/v1/grants', tokens.b);
+    expect(grants.json.grants.map((g: { id: string; state: string }) => [g.id, g.state])).toEqual([
+      [ofB.grant, 'active'],
+    ]);
   });
 
   it('refuses a missing, malformed or forged token with 401 UNAUTHENTICATED', async () => {

@@ -2,8 +2,10 @@ import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { ApprovalStateFilter, DecisionInput, RevokeGrantInput } from '../schema.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
+import { parseInput } from '../validate.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppOptions {
@@ -19,7 +21,7 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
 }
 
-type Env = { Bindings: Partial<HttpBindings>; Variables: { fabric: Fabric } };
+type Env = { Bindings: Partial<HttpBindings>; Variables: { fabric: Fabric; who: Identity } };
 
 function errorResponse(c: Context<Env>, error: CairnError) {
   // The rest of an oversize body is discarded unread; do not reuse the connection.
@@ -153,7 +155,9 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     const header = c.req.header('authorization') ?? '';
     // The scheme name is case-insensitive (RFC 9110 §11.1).
     const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : '';
-    c.set('fabric', store.fabric(await authenticate(token)));
+    const who = await authenticate(token);
+    c.set('who', who);
+    c.set('fabric', store.fabric(who));
     await next();
   });
 
@@ -207,6 +211,31 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     return c.json(revoked);
   });
   v1.get('/audit/verify', async (c) => c.json(await c.var.fabric.verifyAudit()));
+  // The keys: approvals and grants need no master key (only using a credential does).
+  const keys = (c: Context<Env>) => store.keys(c.var.who);
+  v1.get('/approvals', async (c) =>
+    c.json({
+      approvals: await keys(c).listApprovals({
+        state: parseInput(ApprovalStateFilter, c.req.query('state') ?? 'pending', 'list approvals'),
+      }),
+    }),
+  );
+  v1.get('/approvals/:approval', async (c) => c.json(await keys(c).getApproval(c.req.param('approval'))));
+  for (const verdict of ['approve', 'deny'] as const) {
+    v1.post(`/approvals/:approval/${verdict}`, async (c) => {
+      const { note } = parseInput(DecisionInput, await jsonBody(c), verdict);
+      return c.json(await keys(c).decide(c.req.param('approval'), verdict, note));
+    });
+  }
+  v1.get('/grants', async (c) =>
+    c.json({
+      grants: await keys(c).listGrants({ session: c.req.query('session'), branch: c.req.query('branch') }),
+    }),
+  );
+  v1.post('/grants/:grant/revoke', async (c) => {
+    const { reason } = parseInput(RevokeGrantInput, await jsonBody(c), 'revoke grant');
+    return c.json(await keys(c).revoke(c.req.param('grant'), reason));
+  });
   app.route('/v1', v1);
   return app;
 }

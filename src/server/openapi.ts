@@ -79,6 +79,37 @@ const OPERATIONS: Operation[] = [
   },
   { method: 'post', path: '/v1/tokens/{token}/revoke', summary: 'Revoke an API token at once' },
   { method: 'get', path: '/v1/audit/verify', summary: "Verify the tenant's audit chain" },
+  {
+    method: 'get',
+    path: '/v1/approvals',
+    summary: 'Requests waiting for a person (branch, credential, method, URL, redacted body preview)',
+    query: { state: 'string' },
+  },
+  { method: 'get', path: '/v1/approvals/{approval}', summary: 'Get one approval' },
+  {
+    method: 'post',
+    path: '/v1/approvals/{approval}/approve',
+    summary: 'Approve exactly one held request (admin; once)',
+    body: schema.DecisionInput,
+  },
+  {
+    method: 'post',
+    path: '/v1/approvals/{approval}/deny',
+    summary: 'Deny one held request: the agent gets 403, nothing is sent (admin; once)',
+    body: schema.DecisionInput,
+  },
+  {
+    method: 'get',
+    path: '/v1/grants',
+    summary: 'Grants with their state, optionally of one session branch',
+    query: { session: 'string', branch: 'string' },
+  },
+  {
+    method: 'post',
+    path: '/v1/grants/{grant}/revoke',
+    summary: 'Revoke a grant and every grant narrowed from it',
+    body: schema.RevokeGrantInput,
+  },
 ];
 
 function bodySchema(op: Operation): unknown {
