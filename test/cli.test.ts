@@ -463,3 +463,172 @@ describe('cairn demo and cairn exec', () => {
     expect(missing.code).toBe(5);
   });
 });
+
+describe('cairn cred, grant, exec --branch, approvals', () => {
+  it('keeps the secret out of argv, the child and the store; a branch acts only through its grant', async () => {
+    const { recordingUpstream } = await import('./support/upstream.js');
+    const { filesContaining } = await import('./support/scan.js');
+    const upstream = await recordingUpstream('live');
+    const keysStore = join(work, 'keys-store');
+    const keyFile = join(work, 'master.key');
+    const dir = join(work, 'keys-ws');
+    mkdirSync(dir);
+    const secret = 'sk_live_cliTest_9f8e7d6c5b4a';
+    try {
+      const env = { CAIRN_MASTER_KEY_FILE: keyFile };
+      const run = (args: string[], input?: string) =>
+        cairn([...args, '--json', '--store', keysStore], { env, ...(input === undefined ? {} : { input }) });
+      expect((await cairn(['cred', 'keygen', '--out', keyFile, '--json'])).code).toBe(0);
+      expect((await cairn(['cred', 'keygen', '--out', keyFile, '--json'])).code).toBe(4); // never overwritten
+      await ok(['ws', 'attach', dir], { store: keysStore });
+      // Without the master key: a clear error, nothing added.
+      const locked = await cairn(
+        [
+          'cred',
+          'add',
+          'billing',
+          '--kind',
+          'bearer',
+          '--upstream',
+          upstream.url,
+          '--json',
+          '--store',
+          keysStore,
+        ],
+        {
+          input: `${secret}\n`,
+        },
+      );
+      expect(locked.code).toBe(7);
+      expect(locked.stderr).toMatch(/master key/);
+      const added = await run(
+        ['cred', 'add', 'billing', '--kind', 'bearer', '--upstream', upstream.url],
+        `${secret}\n`,
+      );
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).not.toContain(secret);
+      const cp = doc(await run(['checkpoint', '--ws', dir, '--label', 'state 42']));
+      // Fork two branches: "reader" gets a read grant narrowing main's live grant; "none" gets nothing.
+      const root = await run([
+        'grant',
+        'add',
+        '--ws',
+        dir,
+        '--branch',
+        'main',
+        '--cred',
+        'billing',
+        '--mode',
+        'live',
+        '--approval',
+        'each-write',
+      ]);
+      expect(root.code, root.stderr).toBe(0);
+      const forked = doc(
+        await run([
+          'fork',
+          cp.id,
+          '--ws',
+          dir,
+          '--name',
+          'reader',
+          '--name',
+          'none',
+          '--grant',
+          'reader:billing:read',
+          '--driver',
+          'copy',
+        ]),
+      );
+      expect(forked.branches.map((b: Doc) => [b.branch, b.grants.map((g: Doc) => g.mode)])).toEqual([
+        ['reader', ['read']],
+        ['none', []],
+      ]);
+      const wider = await run([
+        'fork',
+        cp.id,
+        '--ws',
+        dir,
+        '--name',
+        'w',
+        '--grant',
+        'w:billing:live:none',
+        '--driver',
+        'copy',
+      ]);
+      expect(wider.code).toBe(5);
+      expect(wider.stderr).toMatch(/wider than its parent .*without approval/);
+      // The child sees a proxy URL and a handle, never the secret or the master key.
+      const script = [
+        "const h={'x-cairn-handle':process.env.CAIRN_HANDLE};",
+        "const g=await fetch(process.env.CAIRN_PROXY_URL+'/billing/invoices',{headers:h});",
+        "const p=await fetch(process.env.CAIRN_PROXY_URL+'/billing/invoices/1',{method:'POST',headers:h,body:'{}'});",
+        "require('fs').writeFileSync('env.txt', JSON.stringify(process.env));",
+        'console.log(g.status, p.status);',
+      ].join('');
+      const exec = await cairn(
+        [
+          'exec',
+          '--branch',
+          'reader',
+          '--store',
+          keysStore,
+          '--json',
+          '--',
+          process.execPath,
+          '-e',
+          `(async()=>{${script}})()`,
+        ],
+        { env: { ...env, CAIRN_MASTER_KEY: 'a'.repeat(64) } },
+      );
+      // CAIRN_MASTER_KEY is set to a wrong key but the file wins; the child gets neither.
+      expect(exec.code, exec.stderr).toBe(0);
+      expect(doc(exec).stdout).toBe('200 403\n');
+      const readerDir = forked.branches[0].workspace.dir as string;
+      const childEnv = JSON.parse(readFileSync(join(readerDir, 'env.txt'), 'utf8'));
+      expect(childEnv.CAIRN_HANDLE).toMatch(/^cbh\./);
+      expect(childEnv.CAIRN_MASTER_KEY).toBeUndefined();
+      expect(childEnv.CAIRN_MASTER_KEY_FILE).toBeUndefined();
+      expect(upstream.seen.map((s) => [s.method, s.authorization])).toEqual([['GET', `Bearer ${secret}`]]);
+      // A branch with no grant: refused.
+      const none = await cairn(
+        [
+          'exec',
+          '--branch',
+          'none',
+          '--store',
+          keysStore,
+          '--json',
+          '--',
+          process.execPath,
+          '-e',
+          `(async()=>{${script}})()`,
+        ],
+        { env },
+      );
+      expect(doc(none).stdout).toBe('403 403\n');
+      // The handle died with the child.
+      const stale = await fetch(`${childEnv.CAIRN_PROXY_URL}/billing/invoices`, {
+        headers: { 'x-cairn-handle': childEnv.CAIRN_HANDLE },
+      }).catch(() => null);
+      expect(stale === null || stale.status === 403).toBe(true);
+      // Revoke main's grant: the reader's is revoked with it, and status reports the drift.
+      const grants = doc(await run(['grant', 'ls', '--branch', 'reader'])).grants;
+      const rootId = doc(root).id as string;
+      expect(doc(await run(['grant', 'revoke', rootId, '--reason', 'done'])).revoked).toEqual(
+        expect.arrayContaining([rootId, grants[0].id]),
+      );
+      const status = await run(['status', '--ws', readerDir]);
+      expect(status.code).toBe(1);
+      expect(doc(status).endedGrants).toEqual([
+        expect.objectContaining({ id: grants[0].id, state: 'revoked' }),
+      ]);
+      expect(doc(await run(['approvals', 'ls'])).approvals).toEqual([]);
+      expect(filesContaining(keysStore, secret)).toEqual([]);
+      expect(filesContaining(dir, secret)).toEqual([]);
+      expect(filesContaining(readerDir, secret)).toEqual([]);
+    } finally {
+      await upstream.close();
+    }
+  });
+});

@@ -182,9 +182,14 @@ export async function readPayload(call: Invocation): Promise<unknown> {
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
+}
+
+/** Everything on a stream (stdin), as bytes. */
+export async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** Drops undefined fields, so strict input schemas and JSON bodies see only what was given. */

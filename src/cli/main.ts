@@ -14,6 +14,7 @@ import {
 import { DESK_COMMANDS } from './desk-commands.js';
 import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
+import { KEYS_COMMANDS } from './keys-commands.js';
 import { EXIT, Output, UsageError } from './output.js';
 import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js';
 import { UNIT_COMMANDS } from './unit-commands.js';
@@ -24,6 +25,7 @@ export const COMMANDS: Command[] = [
   ...FABRIC_COMMANDS,
   ...DESK_COMMANDS,
   ...UNIT_COMMANDS,
+  ...KEYS_COMMANDS,
 ];
 
 /** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */

@@ -102,7 +102,7 @@ const tenantCreate: StoreCommand = {
   },
 };
 
-function listenError(error: unknown, host: string, port: number): unknown {
+export function listenError(error: unknown, host: string, port: number): unknown {
   const code = (error as { code?: string }).code;
   const data = { host, port };
   if (code === 'EADDRINUSE') {
@@ -129,7 +129,7 @@ function listenError(error: unknown, host: string, port: number): unknown {
   return error;
 }
 
-function untilStopSignal(): Promise<NodeJS.Signals> {
+export function untilStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       // A second signal during shutdown gets Node's default: exit at once.

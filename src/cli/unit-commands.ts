@@ -2,14 +2,17 @@ import { resolve } from 'node:path';
 import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { CairnError } from '../errors.js';
+import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
+import { type RunningProxy, startProxy } from '../keys/proxy.js';
 import { Journal } from '../steps/journal.js';
 import type { Store } from '../store.js';
 import { execInWorkspace } from '../unit/exec.js';
-import { type UnitCheckpoint, Units } from '../unit/unit.js';
+import { type ForkGrant, type UnitCheckpoint, Units } from '../unit/unit.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { FlagSpec, Invocation, StoreCommand } from './command.js';
 import { demo } from './demo.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
+import { MASTER_KEY_FLAG, masterKeyOf } from './keys-commands.js';
 import { EXIT } from './output.js';
 
 /**
@@ -31,9 +34,43 @@ async function withUnit<T>(
 ): Promise<T> {
   return withDesk(dir, call, async (desk, store) => {
     const ws = await workspaceOf(desk, call);
-    const units = new Units(store.fabric(await store.localIdentity()), desk);
+    const who = await store.localIdentity();
+    const units = new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
     return fn({ store, desk, units, ws });
   });
+}
+
+/**
+ * `--grant BRANCH:CREDENTIAL:MODE[:each-write]`: one grant for one named
+ * branch of a fork, narrowing the forked branch's grant on the credential.
+ */
+function forkGrants(call: Invocation, names: string[]): ForkGrant[][] {
+  const out = names.map((): ForkGrant[] => []);
+  for (const text of listFlag(call.values, 'grant')) {
+    const [branch, credential, mode, approval, ...extra] = text.split(':');
+    const index = names.indexOf(branch ?? '');
+    if (
+      !credential ||
+      !mode ||
+      extra.length > 0 ||
+      (approval !== undefined && approval !== 'each-write' && approval !== 'none')
+    )
+      throw new CairnError('INVALID_ARGUMENT', `--grant ${text}: write BRANCH:CREDENTIAL:MODE[:each-write]`, {
+        grant: text,
+      });
+    if (index < 0)
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `--grant ${text}: branch ${branch} is not one of the --name branches`,
+        { grant: text },
+      );
+    out[index]?.push({
+      credential,
+      mode: mode as GrantMode,
+      ...(approval ? { approval: approval as ApprovalPolicy } : {}),
+    });
+  }
+  return out;
 }
 
 function checkpointLines(c: UnitCheckpoint): string[] {
@@ -45,6 +82,23 @@ function checkpointLines(c: UnitCheckpoint): string[] {
     ),
     ...c.inDoubt.map((s) => `step ${s.position} "${s.name}" is in doubt`),
   ];
+}
+
+/** The attached workspace of a branch on this host; with --ws, of that workspace's session. */
+async function branchWorkspace(desk: Desk, call: Invocation, branch: string): Promise<Workspace> {
+  const session =
+    stringFlag(call.values, 'ws') === undefined ? undefined : (await workspaceOf(desk, call)).session;
+  const found = (await desk.listWorkspaces()).filter(
+    (w) => w.state === 'attached' && w.branch === branch && (session === undefined || w.session === session),
+  );
+  if (found.length === 1) return found[0] as Workspace;
+  throw new CairnError(
+    found.length === 0 ? 'NOT_FOUND' : 'INVALID_ARGUMENT',
+    found.length === 0
+      ? `no workspace on this host is attached to a branch named ${branch}: fork one with \`cairn fork CP --name ${branch}\``
+      : `${found.length} workspaces are attached to branches named ${branch}: pass --ws to pick the session`,
+    { branch },
+  );
 }
 
 const checkpoint: StoreCommand = {
@@ -145,9 +199,16 @@ const fork: StoreCommand = {
     },
     { name: 'driver', type: 'string', value: 'D', help: 'copy or overlay (default: by capability)' },
     { name: 'allow-unaccepted', type: 'boolean', help: 'fork a checkpoint whose checks failed' },
+    {
+      name: 'grant',
+      type: 'string',
+      value: 'B:CRED:MODE[:each-write]',
+      multiple: true,
+      help: 'give named branch B a grant narrowing this branch’s grant on CRED (repeatable); none by default',
+    },
   ],
   summary:
-    'fork the unit at a checkpoint into branches, each with its own log branch, workspace and (no) grants',
+    'fork the unit at a checkpoint into branches, each with its own log branch, workspace and stated grants (none unless --grant)',
   async run(dir, call) {
     const driver = stringFlag(call.values, 'driver');
     if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
@@ -162,12 +223,22 @@ const fork: StoreCommand = {
         dirRoot: resolve(call.cwd, stringFlag(call.values, 'dir') ?? `${ws.dir}.forks`),
         driver,
         allowUnaccepted: call.values['allow-unaccepted'] === true,
+        grants: forkGrants(call, names),
       });
       call.out.result(
         result,
         result.branches.map(
           (b) =>
-            `branch ${b.branch}: workspace ${b.workspace.id} at ${b.workspace.dir} (${b.workspace.driver}), grants: none`,
+            `branch ${b.branch}: workspace ${b.workspace.id} at ${b.workspace.dir} (${b.workspace.driver}), grants: ${
+              b.grants.length === 0
+                ? 'none'
+                : b.grants
+                    .map(
+                      (g) =>
+                        `${g.credential} ${g.mode}${g.approval === 'each-write' ? '+each-write' : ''} (${g.id})`,
+                    )
+                    .join(', ')
+            }`,
         ),
       );
       return EXIT.ok;
@@ -181,17 +252,57 @@ const exec: StoreCommand = {
   names: ['exec'],
   args: [],
   rest: 'CMD…',
-  flags: [WS_FLAG],
+  flags: [
+    WS_FLAG,
+    {
+      name: 'branch',
+      type: 'string',
+      value: 'B',
+      help: 'run in branch B’s workspace with CAIRN_PROXY_URL and CAIRN_HANDLE set (a proxy runs for the command)',
+    },
+    {
+      name: 'env-cred',
+      type: 'string',
+      value: 'NAME',
+      multiple: true,
+      help: 'inject env credential NAME into this one command (needs --branch and a grant on it)',
+    },
+    {
+      name: 'proxy',
+      type: 'string',
+      value: 'URL',
+      help: 'use a running `cairn proxy` instead of starting one',
+    },
+    MASTER_KEY_FLAG,
+  ],
   summary: 'run a command in the workspace as a recorded step, then checkpoint if it changed anything',
   async run(dir, call) {
+    const branch = stringFlag(call.values, 'branch');
+    const envCredentials = listFlag(call.values, 'env-cred');
+    if (branch === undefined && (envCredentials.length > 0 || call.values.proxy !== undefined))
+      throw new CairnError('INVALID_ARGUMENT', '--env-cred and --proxy need --branch B', {});
     return withDesk(dir, call, async (desk, store) => {
-      const ws = await workspaceOf(desk, call);
-      const fabric = store.fabric(await store.localIdentity());
+      const who = await store.localIdentity();
+      const ws =
+        branch === undefined ? await workspaceOf(desk, call) : await branchWorkspace(desk, call, branch);
+      const fabric = store.fabric(who);
+      const keys = store.keys(who, { masterKey: masterKeyOf(call) });
+      let running: RunningProxy | undefined;
+      const proxyUrl = stringFlag(call.values, 'proxy');
+      if (branch !== undefined && proxyUrl === undefined) {
+        running = await startProxy({
+          keysFor: (tenant) => (tenant === who.tenant ? keys : undefined),
+          log: (line) => call.out.problem(line),
+        });
+      }
       const result = await execInWorkspace(fabric, desk, {
         workspace: ws.id,
         command: call.positionals,
         env: call.env,
-      });
+        ...(branch === undefined
+          ? {}
+          : { keys: { keys, proxyUrl: proxyUrl ?? (running as RunningProxy).url, envCredentials } }),
+      }).finally(() => running?.close());
       const { stdout, stderr, ...recorded } = result;
       if (!call.out.json) {
         call.out.raw(stdout, stderr);
@@ -283,7 +394,8 @@ const status: StoreCommand = {
   names: ['status'],
   args: [],
   flags: [WS_FLAG],
-  summary: 'where the layers disagree: workspace changes outside any recorded step, steps in doubt',
+  summary:
+    'where the layers disagree: workspace changes outside any recorded step, steps in doubt, grants that ended',
   async run(dir, call) {
     return withUnit(dir, call, async ({ units, ws }) => {
       // Probes are code in the harness (SDK: units.status(ws, probes)); the CLI has none to run.
@@ -292,6 +404,9 @@ const status: StoreCommand = {
         `workspace ${ws.id} on ${ws.session}/${ws.branch}: ${report.clean ? 'the layers agree' : 'drift'}`,
         ...report.unrecordedChanges.map((d) => `  changed outside any step: ${d.change} ${d.path}`),
         ...report.inDoubt.map((s) => `  step ${s.position} "${s.name}" is in doubt`),
+        ...report.endedGrants.map(
+          (g) => `  grant ${g.id} (${g.credential}, ${g.mode}) is ${g.state}, but the branch relied on it`,
+        ),
       ]);
       return report.clean ? EXIT.ok : EXIT.checkFailed;
     });

@@ -5,7 +5,19 @@ import type { CheckpointResult, Desk } from '../desk/desk.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import type { Keys } from '../keys/keys.js';
 import { Journal } from '../steps/journal.js';
+
+/** Variables never passed to a child: the operator's keys to the vault and the store. */
+export const WITHHELD_VARIABLES = ['CAIRN_MASTER_KEY', 'CAIRN_MASTER_KEY_FILE', 'CAIRN_TOKEN'] as const;
+
+/** How a child reaches its branch's grants: a proxy URL and a handle, never a secret (unless `envCredentials`). */
+export interface ExecKeys {
+  keys: Keys;
+  proxyUrl: string;
+  /** `env` credentials to inject into this one child, each allowed by an active grant of the branch. */
+  envCredentials?: string[];
+}
 
 /**
  * `cairn exec`: a command run in a workspace as a recorded step — intent
@@ -48,7 +60,7 @@ export function findCommand(command: string, path: string, cwd: string): string 
 export async function execInWorkspace(
   fabric: Fabric,
   desk: Desk,
-  input: { workspace: string; command: string[]; env: Record<string, string | undefined> },
+  input: { workspace: string; command: string[]; env: Record<string, string | undefined>; keys?: ExecKeys },
 ): Promise<ExecResult> {
   const [program, ...args] = input.command;
   if (program === undefined || program === '') {
@@ -61,6 +73,41 @@ export async function execInWorkspace(
       command: program,
     });
   }
+  const env: Record<string, string | undefined> = { ...input.env };
+  for (const name of WITHHELD_VARIABLES) delete env[name];
+  let handleId: string | undefined;
+  if (input.keys) {
+    // A handle for this child only: revoked when it exits.
+    const issued = await input.keys.keys.issueHandle({ session: ws.session, branch: ws.branch });
+    handleId = issued.id;
+    env.CAIRN_PROXY_URL = input.keys.proxyUrl;
+    env.CAIRN_HANDLE = issued.handle;
+    env.CAIRN_BRANCH = ws.branch;
+    for (const credential of input.keys.envCredentials ?? []) {
+      const injected = await input.keys.keys.envForChild({
+        session: ws.session,
+        branch: ws.branch,
+        credential,
+      });
+      env[injected.variable] = injected.value;
+    }
+  }
+  try {
+    return await runStep(fabric, desk, ws, resolved, args, input.command, env);
+  } finally {
+    if (handleId) await input.keys?.keys.revokeHandle(handleId);
+  }
+}
+
+async function runStep(
+  fabric: Fabric,
+  desk: Desk,
+  ws: Awaited<ReturnType<Desk['getWorkspace']>>,
+  resolved: string,
+  args: string[],
+  command: string[],
+  env: Record<string, string | undefined>,
+): Promise<ExecResult> {
   const journal = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
   let stdout = Buffer.alloc(0);
   let stderr = Buffer.alloc(0);
@@ -70,12 +117,12 @@ export async function execInWorkspace(
   const result = await journal
     .step(
       'exec',
-      { command: input.command, workspace: ws.id },
+      { command, workspace: ws.id },
       async (ctx) => {
         position = ctx.position;
         key = ctx.key;
         const started = performance.now();
-        const child = spawn(resolved, args, { cwd: ws.dir, env: { ...input.env, CAIRN_STEP_KEY: ctx.key } });
+        const child = spawn(resolved, args, { cwd: ws.dir, env: { ...env, CAIRN_STEP_KEY: ctx.key } });
         const out: Buffer[] = [];
         const err: Buffer[] = [];
         child.stdout.on('data', (d: Buffer) => out.push(d));

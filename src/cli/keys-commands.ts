@@ -1,0 +1,487 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CairnError } from '../errors.js';
+import { MasterKey } from '../keys/crypto.js';
+import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
+import type { Approval, CredentialKind, Keys } from '../keys/keys.js';
+import type { Store } from '../store.js';
+import type { Identity } from '../types.js';
+import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
+import type { FlagSpec, Invocation, StoreCommand } from './command.js';
+import { withDesk, workspaceOf } from './desk-commands.js';
+import { EXIT, isoTime, table } from './output.js';
+import { listenError, untilStopSignal, withStore } from './store-commands.js';
+
+/**
+ * The keys on a local store: `cairn cred …` (the vault), `cairn grant …`,
+ * `cairn proxy`, `cairn approvals ls`, `cairn approve|deny`. Credential
+ * values are read from stdin only, never from the command line; the master
+ * key comes from `--master-key-file`, `CAIRN_MASTER_KEY_FILE` or
+ * `CAIRN_MASTER_KEY`, read here and passed to the library.
+ */
+export const MASTER_KEY_FLAG: FlagSpec = {
+  name: 'master-key-file',
+  type: 'string',
+  value: 'FILE',
+  help: 'the vault master key (env CAIRN_MASTER_KEY_FILE, or CAIRN_MASTER_KEY with the key itself)',
+};
+
+/** The operator's master key, from a file or the environment; undefined when none is given. */
+export function masterKeyOf(call: Invocation): MasterKey | undefined {
+  const file = stringFlag(call.values, 'master-key-file') ?? call.env.CAIRN_MASTER_KEY_FILE;
+  if (file !== undefined && file !== '') {
+    const path = resolve(call.cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `could not read the master key file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path`,
+        { file: path },
+      );
+    }
+    return MasterKey.parse(text, path);
+  }
+  const inline = call.env.CAIRN_MASTER_KEY;
+  return inline ? MasterKey.parse(inline, 'CAIRN_MASTER_KEY') : undefined;
+}
+
+export async function withKeys<T>(
+  dir: string,
+  call: Invocation,
+  fn: (keys: Keys, store: Store, who: Identity) => Promise<T>,
+): Promise<T> {
+  return withStore(dir, async (store) => {
+    const who = await store.localIdentity();
+    return fn(store.keys(who, { masterKey: masterKeyOf(call) }), store, who);
+  });
+}
+
+/** The session a grant command means: --session, else that of the workspace of --ws or the current directory. */
+async function sessionOf(dir: string, call: Invocation): Promise<string> {
+  const named = stringFlag(call.values, 'session');
+  if (named !== undefined) return named;
+  return withDesk(dir, call, async (desk) => (await workspaceOf(desk, call)).session);
+}
+
+async function stdinValues(call: Invocation, count: 1 | 2, what: string): Promise<Buffer[]> {
+  const text = (await readAllBytes(call.stdin)).toString('utf8');
+  const lines = text.split(/\r?\n/).filter((l, i, all) => !(i === all.length - 1 && l === ''));
+  if (lines.length !== count) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      count === 1
+        ? `${what} reads one value from stdin (one line), got ${lines.length} lines: e.g. \`cairn cred add NAME … < value.txt\``
+        : `${what} reads two lines from stdin with --sandbox-upstream: the live value, then the sandbox value`,
+      { lines: lines.length },
+    );
+  }
+  return lines.map((l) => Buffer.from(l));
+}
+
+const WS_OR_SESSION: FlagSpec[] = [
+  {
+    name: 'session',
+    type: 'string',
+    value: 'S',
+    help: 'session (default: that of --ws or the current directory)',
+  },
+  { name: 'ws', type: 'string', value: 'WS', help: 'workspace id or attached directory' },
+];
+
+const credKeygen: StoreCommand = {
+  target: 'store',
+  // Needs no store (and opens none).
+  createsStore: true,
+  names: ['cred', 'keygen'],
+  args: [],
+  flags: [
+    {
+      name: 'out',
+      type: 'string',
+      value: 'FILE',
+      help: 'write the key to FILE (mode 0600) instead of stdout',
+    },
+  ],
+  summary: 'make a new vault master key (keep it apart from the store)',
+  async run(_dir, call) {
+    const key = MasterKey.generate();
+    const out = stringFlag(call.values, 'out');
+    if (out === undefined) {
+      call.out.result({ masterKey: key.toHex(), id: key.id }, key.toHex());
+      return EXIT.ok;
+    }
+    const path = resolve(call.cwd, out);
+    if (existsSync(path))
+      throw new CairnError(
+        'CONFLICT',
+        `${path} exists: a master key is never overwritten (credentials sealed under it would be lost)`,
+        {
+          file: path,
+        },
+      );
+    writeFileSync(path, `${key.toHex()}\n`, { mode: 0o600, flag: 'wx' });
+    call.out.result({ file: path, id: key.id }, `master key ${key.id} written to ${path} (mode 0600)`);
+    return EXIT.ok;
+  },
+};
+
+const credAdd: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['cred', 'add'],
+  args: ['NAME'],
+  flags: [
+    {
+      name: 'kind',
+      type: 'string',
+      value: 'K',
+      required: true,
+      help: 'bearer, basic (user:password), header or env',
+    },
+    { name: 'upstream', type: 'string', value: 'URL', help: 'base URL the proxy forwards to (not for env)' },
+    {
+      name: 'header',
+      type: 'string',
+      value: 'H',
+      help: 'header name (kind header) or variable name (kind env)',
+    },
+    {
+      name: 'sandbox-upstream',
+      type: 'string',
+      value: 'URL',
+      help: 'the test account’s base URL; stdin then holds two lines: live value, sandbox value',
+    },
+    MASTER_KEY_FLAG,
+  ],
+  summary: 'add a credential to the vault; its value is read from stdin (never the command line)',
+  async run(dir, call) {
+    const sandboxUpstream = stringFlag(call.values, 'sandbox-upstream');
+    const kind = stringFlag(call.values, 'kind') as CredentialKind;
+    const upstream = stringFlag(call.values, 'upstream') ?? '';
+    if (kind !== 'env' && upstream === '')
+      throw new CairnError('INVALID_ARGUMENT', `--upstream URL is required for a ${kind} credential`, {});
+    return withKeys(dir, call, async (keys) => {
+      const [value, sandbox] = await stdinValues(call, sandboxUpstream === undefined ? 1 : 2, 'cred add');
+      const cred = await keys.addCredential({
+        name: call.positionals[0]!,
+        kind,
+        upstream,
+        header: stringFlag(call.values, 'header'),
+        value: value as Buffer,
+        ...(sandboxUpstream !== undefined
+          ? { sandbox: { upstream: sandboxUpstream, value: sandbox as Buffer } }
+          : {}),
+      });
+      call.out.result(
+        cred,
+        `credential ${cred.name} (${cred.kind}) sealed under master key ${cred.masterKeyId}`,
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const credRotate: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['cred', 'rotate'],
+  args: ['NAME'],
+  flags: [
+    { name: 'sandbox', type: 'boolean', help: 'replace the sandbox value instead of the live one' },
+    MASTER_KEY_FLAG,
+  ],
+  summary: 'replace a credential’s value (from stdin) under a fresh data key; grants stay',
+  async run(dir, call) {
+    return withKeys(dir, call, async (keys) => {
+      const [value] = await stdinValues(call, 1, 'cred rotate');
+      const cred = await keys.rotateCredential(
+        call.positionals[0]!,
+        call.values.sandbox === true ? { sandbox: value } : { value },
+      );
+      call.out.result(cred, `credential ${cred.name} rotated to version ${cred.version}`);
+      return EXIT.ok;
+    });
+  },
+};
+
+const credRemove: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['cred', 'rm'],
+  args: ['NAME'],
+  flags: [],
+  summary: 'delete a credential: its sealed values are erased and every grant on it revoked',
+  async run(dir, call) {
+    return withKeys(dir, call, async (keys) => {
+      const done = await keys.deleteCredential(call.positionals[0]!);
+      call.out.result(
+        done,
+        `credential ${done.credential} deleted; ${done.revokedGrants.length} grants revoked`,
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const credList: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['cred', 'ls'],
+  args: [],
+  flags: [],
+  summary: 'list credentials (names, kinds, upstreams; never values)',
+  async run(dir, call) {
+    return withKeys(dir, call, async (keys) => {
+      const creds = await keys.listCredentials();
+      call.out.result(
+        { credentials: creds },
+        table(
+          creds.map((c) => [
+            c.name,
+            c.kind,
+            c.upstream || '-',
+            c.sandboxUpstream ? `sandbox ${c.sandboxUpstream}` : '-',
+            `v${c.version}`,
+          ]),
+        ),
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const grantAdd: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['grant', 'add'],
+  args: [],
+  flags: [
+    ...WS_OR_SESSION,
+    { name: 'branch', type: 'string', value: 'B', required: true, help: 'the branch the grant is bound to' },
+    { name: 'cred', type: 'string', value: 'NAME', required: true, help: 'the credential' },
+    { name: 'mode', type: 'string', value: 'M', required: true, help: 'read, sandbox or live' },
+    {
+      name: 'approval',
+      type: 'string',
+      value: 'A',
+      help: 'none or each-write (a person approves every write)',
+    },
+    { name: 'parent', type: 'string', value: 'GRANT', help: 'narrow this grant (else a root grant: admin)' },
+    {
+      name: 'host',
+      type: 'string',
+      value: 'H',
+      multiple: true,
+      help: 'allowed upstream host[:port] (repeatable)',
+    },
+    { name: 'method', type: 'string', value: 'M', multiple: true, help: 'allowed HTTP method (repeatable)' },
+    { name: 'path', type: 'string', value: 'P', multiple: true, help: 'allowed path prefix (repeatable)' },
+    { name: 'ttl-ms', type: 'string', value: 'MS', help: 'the grant expires after this long' },
+    { name: 'max-uses', type: 'string', value: 'N', help: 'the grant ends after N requests' },
+  ],
+  summary: 'grant a branch use of a credential: read, sandbox, or live (optionally each write approved)',
+  async run(dir, call) {
+    const session = await sessionOf(dir, call);
+    return withKeys(dir, call, async (keys) => {
+      const hosts = listFlag(call.values, 'host');
+      const methods = listFlag(call.values, 'method');
+      const paths = listFlag(call.values, 'path');
+      const ttl = wholeNumberFlag(call.values, 'ttl-ms');
+      const grant = await keys.grant({
+        session,
+        branch: stringFlag(call.values, 'branch')!,
+        credential: stringFlag(call.values, 'cred')!,
+        mode: stringFlag(call.values, 'mode') as GrantMode,
+        approval: stringFlag(call.values, 'approval') as ApprovalPolicy | undefined,
+        parent: stringFlag(call.values, 'parent'),
+        allow: {
+          ...(hosts.length > 0 ? { hosts } : {}),
+          ...(methods.length > 0 ? { methods } : {}),
+          ...(paths.length > 0 ? { pathPrefixes: paths } : {}),
+        },
+        expiresAt: ttl === undefined ? undefined : Date.now() + ttl,
+        maxUses: wholeNumberFlag(call.values, 'max-uses'),
+      });
+      call.out.result(
+        grant,
+        `grant ${grant.id}: branch ${grant.branch} may use ${grant.credential} (${grant.mode}${grant.approval === 'each-write' ? ', each write approved' : ''})`,
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const grantList: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['grant', 'ls'],
+  args: [],
+  flags: [
+    { name: 'session', type: 'string', value: 'S', help: 'only this session' },
+    { name: 'branch', type: 'string', value: 'B', help: 'only this branch' },
+  ],
+  summary: 'list grants with their state (active, revoked, expired, exhausted)',
+  async run(dir, call) {
+    return withKeys(dir, call, async (keys) => {
+      const grants = await keys.listGrants({
+        session: stringFlag(call.values, 'session'),
+        branch: stringFlag(call.values, 'branch'),
+      });
+      call.out.result(
+        { grants },
+        table(
+          grants.map((g) => [
+            g.id,
+            g.branch,
+            g.credential,
+            `${g.mode}${g.approval === 'each-write' ? '+each-write' : ''}`,
+            g.state,
+            g.parent ? `narrows ${g.parent}` : 'root',
+          ]),
+        ),
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+const grantRevoke: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['grant', 'revoke'],
+  args: ['GRANT'],
+  flags: [{ name: 'reason', type: 'string', value: 'R', help: 'why, for the audit log' }],
+  summary: 'revoke a grant and every grant narrowed from it',
+  async run(dir, call) {
+    return withKeys(dir, call, async (keys) => {
+      const done = await keys.revoke(call.positionals[0]!, stringFlag(call.values, 'reason') ?? '');
+      call.out.result(done, `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`);
+      return EXIT.ok;
+    });
+  },
+};
+
+const proxy: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['proxy'],
+  args: [],
+  flags: [
+    { name: 'host', type: 'string', value: 'H', help: 'address to listen on (default 127.0.0.1)' },
+    { name: 'port', type: 'string', value: 'P', help: 'port (default 7071; 0 picks one)' },
+    {
+      name: 'approval-timeout-ms',
+      type: 'string',
+      value: 'MS',
+      help: 'how long a write waits for a person (default 5 min)',
+    },
+    MASTER_KEY_FLAG,
+  ],
+  summary:
+    'run the egress proxy: branches call /<credential>/<path> with their handle; secrets are injected here',
+  async run(dir, call) {
+    const host = stringFlag(call.values, 'host') ?? '127.0.0.1';
+    const port = wholeNumberFlag(call.values, 'port') ?? 7071;
+    const masterKey = masterKeyOf(call);
+    if (!masterKey)
+      throw new CairnError(
+        'UNAVAILABLE',
+        'the proxy needs the vault master key: pass --master-key-file FILE or set CAIRN_MASTER_KEY',
+        {},
+      );
+    return withStore(dir, async (store) => {
+      const { startProxy } = await import('../keys/proxy.js');
+      const who = await store.localIdentity();
+      const keys = store.keys(who, { masterKey });
+      const running = await startProxy({
+        keysFor: (tenant) => (tenant === who.tenant ? keys : undefined),
+        host,
+        port,
+        approvalTimeoutMs: wholeNumberFlag(call.values, 'approval-timeout-ms'),
+        log: (line) => call.out.problem(line),
+      }).catch((error: unknown) => {
+        throw listenError(error, host, port);
+      });
+      call.out.result(
+        { url: running.url },
+        `cairn proxy on ${running.url}: call ${running.url}/<credential>/<path> with x-cairn-handle`,
+      );
+      await untilStopSignal();
+      await running.close();
+      return EXIT.ok;
+    });
+  },
+};
+
+function approvalLines(approvals: Approval[]): string[] {
+  return approvals.flatMap((a) => [
+    `${a.id}  ${a.state}  ${a.branch}  ${a.credential}  ${a.method} ${a.url}  (expires ${isoTime(a.expiresAt)})`,
+    ...(a.bodyBytes > 0
+      ? [`    body (${a.bodyBytes} bytes, sha256 ${a.bodyDigest.slice(0, 12)}…): ${a.preview}`]
+      : []),
+  ]);
+}
+
+const approvalsList: StoreCommand = {
+  target: 'store',
+  createsStore: false,
+  names: ['approvals', 'ls'],
+  args: [],
+  flags: [{ name: 'all', type: 'boolean', help: 'every approval, not only pending ones' }],
+  summary: 'writes waiting for a person: branch, credential, method, URL, redacted body preview',
+  async run(dir, call) {
+    return withKeys(dir, call, async (keys) => {
+      const approvals = await keys.listApprovals({ state: call.values.all === true ? 'all' : 'pending' });
+      call.out.result(
+        { approvals },
+        approvals.length === 0 ? 'no approvals waiting' : approvalLines(approvals),
+      );
+      return EXIT.ok;
+    });
+  },
+};
+
+function decision(verdict: 'approve' | 'deny'): StoreCommand {
+  return {
+    target: 'store',
+    createsStore: false,
+    names: [verdict],
+    args: ['APPROVAL'],
+    flags: [{ name: 'note', type: 'string', value: 'TEXT', help: 'a note for the audit log' }],
+    summary:
+      verdict === 'approve'
+        ? 'let exactly one held write through (once; the proxy sends it)'
+        : 'refuse one held write: the agent gets 403, nothing is sent',
+    async run(dir, call) {
+      return withKeys(dir, call, async (keys) => {
+        const decided = await keys.decide(
+          call.positionals[0]!,
+          verdict,
+          stringFlag(call.values, 'note') ?? '',
+        );
+        call.out.result(
+          decided,
+          `${decided.id}: ${decided.state} (${decided.method} ${decided.url}, branch ${decided.branch})`,
+        );
+        return EXIT.ok;
+      });
+    },
+  };
+}
+
+export const KEYS_COMMANDS: StoreCommand[] = [
+  credKeygen,
+  credAdd,
+  credRotate,
+  credRemove,
+  credList,
+  grantAdd,
+  grantList,
+  grantRevoke,
+  proxy,
+  approvalsList,
+  decision('approve'),
+  decision('deny'),
+];
