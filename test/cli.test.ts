@@ -405,7 +405,7 @@ describe('cairn ws: the desk from the command line', () => {
 });
 
 describe('cairn demo and cairn exec', () => {
-  it('runs the demo: three forks of "state 42", one kept because its check passed', async () => {
+  it('runs the demo: three forks of "state 42", one kept because its check passed; then the invoice story', async () => {
     const run = await cairn(['demo', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const result = doc(run);
@@ -415,10 +415,18 @@ describe('cairn demo and cairn exec', () => {
       [false, 'abandon'],
       [false, 'abandon'],
     ]);
+    // Part 2 (test/keys-demo.test.ts checks it in depth, with known secrets).
+    expect(result.invoices.branches.map((b: Doc) => [b.branch, b.grant, b.liveWrites])).toEqual([
+      ['a-read', 'read', 0],
+      ['b-sandbox', 'sandbox', 0],
+      ['c-live', 'live+each-write', 4],
+    ]);
+    expect(result.invoices.secretScan.hits).toEqual([]);
     rmSync(result.dir, { recursive: true, force: true });
     const human = await cairn(['demo']);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('KEPT');
+    expect(human.stdout).toMatch(/secret scan: 0 of \d+ files/);
     rmSync(/cairn demo — (\S+)/.exec(human.stdout)![1]!, { recursive: true, force: true });
   });
 

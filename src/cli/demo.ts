@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { invoiceDemo } from '../demo/invoices.js';
 import { Store } from '../store.js';
 import { execInWorkspace } from '../unit/exec.js';
 import { Units } from '../unit/unit.js';
@@ -13,7 +14,8 @@ import { EXIT } from './output.js';
  * repository whose test passes), checkpoint it with that test as the check,
  * fork it into three branches that each try a different migration (one
  * passes its check, two fail), keep the winner, abandon the others, and
- * print the tree. No network; a few seconds.
+ * print the tree. Part 2 (src/demo/invoices.ts) is the invoice story of the
+ * keys layer. Loopback only; a few seconds.
  */
 const MIGRATIONS = [
   { branch: 'migrate-multiply', code: 'module.exports = 6 * 7;\n' },
@@ -39,7 +41,7 @@ export const demo: StoreCommand = {
   args: [],
   flags: [],
   summary:
-    'a worked example in a temporary folder: checkpoint, fork three ways, keep the branch whose check passes',
+    'a worked example in a temporary folder: fork three ways and keep the passing branch; then fork an invoice task with read, sandbox and approved-live grants',
   async run(_dir, call) {
     const root = mkdtempSync(join(tmpdir(), 'cairn-demo-'));
     const repo = join(root, 'repo');
@@ -99,12 +101,15 @@ export const demo: StoreCommand = {
           ...outcomes.map((o, i) => {
             const corner = i === outcomes.length - 1 ? '└─' : '├─';
             const verdict = o.checkpoint.accepted ? 'check passed' : 'check FAILED';
-            return `  ${corner} ${o.branch}  ${verdict}  ${o === winner ? 'KEPT' : 'abandoned'}  (${o.workspace.dir}, grants: none)`;
+            return `  ${corner} ${o.branch}  ${verdict}  ${o === winner ? 'KEPT' : 'abandoned'}  (${o.workspace.dir}, grants: none stated)`;
           }),
         ];
+        await desk.close();
+        const invoices = await invoiceDemo({ root, store, env: call.env });
         call.out.result(
           {
             dir: root,
+            invoices: invoices.result,
             session: workspace.session,
             checkpoint: start,
             branches: outcomes.map((o) => ({
@@ -115,9 +120,9 @@ export const demo: StoreCommand = {
               decision: o === winner ? 'keep' : 'abandon',
             })),
           },
-          tree,
+          [...tree, ...invoices.lines],
         );
-        return winner ? EXIT.ok : EXIT.checkFailed;
+        return winner && invoices.result.secretScan.hits.length === 0 ? EXIT.ok : EXIT.checkFailed;
       } finally {
         await desk.close();
       }
