@@ -16,6 +16,7 @@ const BENCHES = [
   'http.mjs',
   'desk.mjs',
   'steps.mjs',
+  'keys.mjs',
   'unit.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -1,0 +1,489 @@
+// Keys targets (issue #5): the egress proxy adds ≤ 1 ms p50 per request on
+// loopback, and a grant check takes ≤ 50 µs.
+//
+//  1. Proxy overhead: a tiny node:http upstream on 127.0.0.1 answering 200
+//     with a small JSON body. N sequential GETs straight to it, N through a
+//     plain node:http forwarder (no decision, no store: what one extra HTTP
+//     hop costs on this machine), and N through Cairn's egress proxy on a
+//     read grant (handle in x-cairn-handle, secret injected, one durable
+//     decision per request). The added p50 is the proxy's p50 minus the
+//     direct p50 of the same run. One client function (node:http request,
+//     one keep-alive Agent per server) serves every series.
+//     To tell where the time goes, in the same rotation: the proxy's own
+//     calls of `keys.authorizeRequest`, timed inside it; the same proxy code
+//     with the decision stubbed (no store); the real proxy with the store's
+//     fdatasync skipped (a diagnostic only: durability off); and
+//     `keys.authorizeRequest` called alone (one durable write transaction:
+//     handle, grant chain, use count, audit entry, fdatasync before it
+//     answers), beside raw better-sqlite3 one-row-per-transaction commits
+//     (WAL, synchronous=FULL) of a row the size of its audit entry. The
+//     series run batch by batch in rotating order so drift and disk noise
+//     hit all alike. The fdatasyncs Cairn's SQLite engine issues are timed by
+//     wrapping `fs.fdatasync`. For context, POSTs through a live grant
+//     without approval, beside direct POSTs.
+//     Upstream, forwarder, proxies and client share this process's event
+//     loop (the requests are sequential, so nothing overlaps).
+//  2. Grant check: `decide()` (the pure decision over a grant chain) in a
+//     tight loop, timed per batch of calls, on a root grant and on a
+//     narrowed grant (chain of two), interleaved.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
+import { fmt, fromDist, ms, now, percentile, report, tempDir } from './lib.mjs';
+import { INSERT, openRawDb, rowMaker } from './raw-sqlite.mjs';
+
+const N = Number(process.env.CAIRN_BENCH_KEYS_N ?? 2000);
+const N_POST = Number(process.env.CAIRN_BENCH_KEYS_POST_N ?? 500);
+const BATCH = 100;
+const WARMUP = 200;
+const DECIDE_CALLS = 1000;
+const DECIDE_BATCHES = 500;
+const TARGET_ADDED_MS = 1;
+const TARGET_CHECK_US = 50;
+const SECRET = 'sk_live_bench_4f9a1c7e2b8d6035';
+
+// Time the WAL fdatasyncs Cairn's SQLite engine issues (WalSync calls fs.fdatasync);
+// syncBuiltinESMExports makes `import { fdatasync } from 'node:fs'` see the wrapper.
+// With `skipSync` set (one diagnostic series only) the sync is skipped: durability off, to show its share.
+const syncMs = [];
+let skipSync = false;
+const fdatasync = fs.fdatasync;
+fs.fdatasync = (fd, callback) => {
+  if (skipSync) return setImmediate(() => callback(null));
+  const t0 = now();
+  return fdatasync(fd, (...args) => {
+    syncMs.push(ms(t0));
+    callback(...args);
+  });
+};
+syncBuiltinESMExports();
+
+const { MasterKey, Store, decide, startProxy } = await fromDist('index.js');
+
+const sha256hex = (data) => createHash('sha256').update(data).digest('hex');
+
+/** Starts a node:http server on loopback; returns its port and close(). */
+async function listen(handler) {
+  const server = createServer(handler);
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The stand-in third-party API: reads the body, answers 200 with a small JSON. */
+function upstreamHandler(req, res) {
+  let size = 0;
+  req.on('data', (d) => {
+    size += d.length;
+  });
+  req.on('end', () => {
+    const body = JSON.stringify({ ok: true, path: req.url, got: size });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+}
+
+/** A plain reverse proxy: every request forwarded to `target` as is, no decision. */
+function forwarderHandler(target, agent) {
+  return (req, res) => {
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers.connection;
+    const up = httpRequest(
+      { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  };
+}
+
+/** One request with node:http; resolves to its status once the body is read. The same for every target. */
+function call(agent, port, method, path, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, 'content-length': body ? Buffer.byteLength(body) : 0 },
+      },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let recording = false;
+/** The proxy's calls of authorizeRequest (ms) during the current call. */
+const inProxy = [];
+
+/**
+ * `count` sequential calls of `target.send()`, each timed into `target.sample`
+ * (ms) once recording, with the fdatasyncs that ran within it into
+ * `target.syncs` and the proxy's authorizeRequest calls into `target.auth`;
+ * throws on a status other than 200.
+ */
+async function timed(target, count) {
+  for (let i = 0; i < count; i++) {
+    const syncsBefore = syncMs.length;
+    inProxy.length = 0;
+    const t0 = now();
+    const status = await target.send();
+    const elapsed = ms(t0);
+    if (status !== 200) throw new Error(`${target.label}: status ${status}`);
+    if (!recording) continue;
+    target.sample.push(elapsed);
+    target.syncs.push(...syncMs.slice(syncsBefore));
+    target.auth.push(...inProxy);
+  }
+}
+
+/** Warms each target up, then runs them `total` times each, batch by batch, rotating which goes first. */
+async function alternate(targets, total) {
+  for (const target of targets) {
+    target.sample = [];
+    target.syncs = [];
+    target.auth = [];
+    await timed(target, WARMUP);
+  }
+  recording = true;
+  const t0 = now();
+  for (let round = 0; round * BATCH < total; round++) {
+    const count = Math.min(BATCH, total - round * BATCH);
+    for (let k = 0; k < targets.length; k++) await timed(targets[(round + k) % targets.length], count);
+  }
+  recording = false;
+  return ms(t0) / 1000;
+}
+
+const stats = (sample) => ({
+  n: sample.length,
+  p50: percentile(sample, 0.5),
+  p90: percentile(sample, 0.9),
+  p99: percentile(sample, 0.99),
+  max: percentile(sample, 1),
+});
+
+const row = (label, s, unit = 'ms', digits = 3) =>
+  console.log(
+    `  ${label.padEnd(48)} p50 ${fmt(s.p50, digits).padStart(8)}  p90 ${fmt(s.p90, digits).padStart(8)}  ` +
+      `p99 ${fmt(s.p99, digits).padStart(8)}  max ${fmt(s.max, digits).padStart(8)} ${unit}  (n=${s.n})`,
+  );
+
+const { dir, cleanup } = tempDir('keys');
+const closers = [];
+let store;
+try {
+  store = await Store.openDir(join(dir, 'store'));
+  const who = await store.localIdentity();
+  const keys = store.keys(who, { masterKey: MasterKey.generate() });
+  const fabric = store.fabric(who);
+
+  const upstream = await listen(upstreamHandler);
+  closers.push(upstream.close);
+  const forwardAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const forwarder = await listen(forwarderHandler(upstream.port, forwardAgent));
+  closers.push(forwarder.close, async () => forwardAgent.destroy());
+  // The proxy's own calls of authorizeRequest, timed (the same instance underneath; the proxy sees no difference).
+  const authorize = keys.authorizeRequest.bind(keys);
+  const proxyKeys = Object.create(keys, {
+    authorizeRequest: {
+      value: async (...args) => {
+        const t0 = now();
+        try {
+          return await authorize(...args);
+        } finally {
+          inProxy.push(ms(t0));
+        }
+      },
+    },
+  });
+  const proxy = await startProxy({ keysFor: (tenant) => (tenant === who.tenant ? proxyKeys : undefined) });
+  closers.push(proxy.close);
+  const proxyPort = Number(new URL(proxy.url).port);
+  // The same proxy code with the decision stubbed: what the proxy's HTTP handling costs without the store.
+  let stubDecision;
+  const stubbed = await startProxy({ keysFor: () => ({ authorizeRequest: async () => stubDecision }) });
+  closers.push(stubbed.close);
+
+  const session = (await fabric.createSession({ title: 'keys bench' })).id;
+  await fabric.append({ session, kind: 'note', payload: 'x' });
+  await keys.addCredential({
+    name: 'billing',
+    kind: 'bearer',
+    upstream: `http://127.0.0.1:${upstream.port}/api`,
+    value: Buffer.from(SECRET),
+  });
+  await fabric.fork({ session, from: 'main', name: 'b' });
+  await fabric.fork({ session, from: 'main', name: 'w' });
+  await fabric.fork({ session, from: 'b', name: 'c' });
+  const readGrant = await keys.grant({ session, branch: 'b', credential: 'billing', mode: 'read' });
+  await keys.grant({ session, branch: 'w', credential: 'billing', mode: 'live', approval: 'none' });
+  const narrowed = await keys.grant({
+    session,
+    branch: 'c',
+    credential: 'billing',
+    parent: readGrant.id,
+    mode: 'read',
+    allow: { pathPrefixes: ['/invoices'] },
+  });
+  const handleB = (await keys.issueHandle({ session, branch: 'b' })).handle;
+  const handleW = (await keys.issueHandle({ session, branch: 'w' })).handle;
+  const host = `127.0.0.1:${upstream.port}`;
+
+  // ---- 1. proxy overhead, and the decision alone, in one rotation -----------------------------
+
+  const agent = (port) => ({ agent: new Agent({ keepAlive: true, maxSockets: 1 }), port });
+  const direct = agent(upstream.port);
+  const plain = agent(forwarder.port);
+  const viaProxy = agent(proxyPort);
+  const viaStub = agent(Number(new URL(stubbed.url).port));
+  closers.push(async () => {
+    for (const a of [direct, plain, viaProxy, viaStub]) a.agent.destroy();
+  });
+  const json = { 'content-type': 'application/json' };
+  const asAgent = { ...json, authorization: `Bearer ${SECRET}` }; // what an agent holding the key would send
+  const authRequest = {
+    handle: handleB,
+    credential: 'billing',
+    method: 'GET',
+    pathAndQuery: '/invoices?page=1',
+    body: Buffer.alloc(0),
+    bodyBytes: 0,
+    bodyDigest: sha256hex(''),
+  };
+  // The raw row carries about what a keys.use audit entry carries.
+  const auditSize = Buffer.byteLength(
+    JSON.stringify({
+      user: who.principal,
+      agent: who.principal,
+      session,
+      branch: 'b',
+      credential: 'billing',
+      grant: readGrant.id,
+      mode: 'read',
+      method: 'GET',
+      url: `http://${host}/api/invoices?page=1`,
+      bodyDigest: authRequest.bodyDigest,
+    }),
+  );
+  stubDecision = await keys.authorizeRequest(authRequest);
+  if (stubDecision.outcome !== 'forward') throw new Error(`authorizeRequest: ${stubDecision.outcome}`);
+  const db = openRawDb(dir);
+  closers.push(async () => db.close());
+  const insert = db.prepare(INSERT);
+  const nextRow = rowMaker('x'.repeat(auditSize));
+
+  const proxyHeaders = { ...json, 'x-cairn-handle': handleB };
+  const directGet = {
+    label: 'direct to upstream GET',
+    send: () => call(direct.agent, direct.port, 'GET', '/api/invoices?page=1', asAgent),
+  };
+  const plainGet = {
+    label: 'plain node:http forwarder GET (no decision)',
+    send: () => call(plain.agent, plain.port, 'GET', '/api/invoices?page=1', asAgent),
+  };
+  const proxyGet = {
+    label: 'cairn proxy GET (read grant)',
+    send: () => call(viaProxy.agent, viaProxy.port, 'GET', '/billing/invoices?page=1', proxyHeaders),
+  };
+  const stubGet = {
+    label: 'cairn proxy GET, decision stubbed (no store)',
+    send: () => call(viaStub.agent, viaStub.port, 'GET', '/billing/invoices?page=1', proxyHeaders),
+  };
+  const noSyncGet = {
+    label: 'cairn proxy GET, fdatasync skipped (diagnostic)',
+    send: async () => {
+      skipSync = true;
+      try {
+        return await call(viaProxy.agent, viaProxy.port, 'GET', '/billing/invoices?page=1', proxyHeaders);
+      } finally {
+        skipSync = false;
+      }
+    },
+  };
+  const authAlone = {
+    label: 'keys.authorizeRequest alone (1 write tx)',
+    send: async () => {
+      const decision = await keys.authorizeRequest(authRequest);
+      return decision.outcome === 'forward' ? 200 : decision.outcome;
+    },
+  };
+  const rawCommit = {
+    label: `raw SQLite 1-row commit (FULL, WAL, ${auditSize} B)`,
+    send: async () => {
+      insert.run(nextRow()); // autocommit: one transaction per row
+      return 200;
+    },
+  };
+  const series = [directGet, plainGet, proxyGet, stubGet, noSyncGet, authAlone, rawCommit];
+  const getSeconds = await alternate(series, N);
+
+  // ---- POST through a live grant, for context -------------------------------------------------
+
+  const postBody = JSON.stringify({ invoice: 7, match: 'txn_2f9c', amount: 1250, currency: 'EUR' });
+  const directPost = {
+    label: 'direct to upstream POST',
+    send: () => call(direct.agent, direct.port, 'POST', '/api/invoices/7/reconcile', asAgent, postBody),
+  };
+  const proxyPost = {
+    label: 'cairn proxy POST (live grant, no approval)',
+    send: () =>
+      call(
+        viaProxy.agent,
+        viaProxy.port,
+        'POST',
+        '/billing/invoices/7/reconcile',
+        { ...json, 'x-cairn-handle': handleW },
+        postBody,
+      ),
+  };
+  await alternate([directPost, proxyPost], N_POST);
+
+  // ---- 2. grant check: decide() ---------------------------------------------------------------
+
+  const shape = { method: 'GET', host, path: '/invoices' };
+  const at = Date.now();
+  let allowed = 0;
+  const decideBatches = (chain, batches) => {
+    const perCall = [];
+    for (let b = 0; b < batches; b++) {
+      const t0 = now();
+      for (let i = 0; i < DECIDE_CALLS; i++) if (decide(chain, shape, at).allowed) allowed++;
+      perCall.push((ms(t0) * 1000) / DECIDE_CALLS);
+    }
+    return perCall;
+  };
+  const root = [readGrant];
+  const chain2 = [narrowed, readGrant];
+  decideBatches(root, 50);
+  decideBatches(chain2, 50);
+  const decideRoot = [];
+  const decideChain = [];
+  for (let r = 0; r < 10; r++) {
+    decideRoot.push(...decideBatches(root, DECIDE_BATCHES / 10));
+    decideChain.push(...decideBatches(chain2, DECIDE_BATCHES / 10));
+  }
+  if (allowed !== (100 + 2 * DECIDE_BATCHES) * DECIDE_CALLS) throw new Error('decide refused a request');
+
+  // ---- report ---------------------------------------------------------------------------------
+
+  const dg = stats(directGet.sample);
+  const pg = stats(plainGet.sample);
+  const xg = stats(proxyGet.sample);
+  const ap = stats(proxyGet.auth);
+  const sg = stats(stubGet.sample);
+  const ng = stats(noSyncGet.sample);
+  const nsa = stats(noSyncGet.auth);
+  const ps = stats(proxyGet.syncs);
+  const a = stats(authAlone.sample);
+  const as = stats(authAlone.syncs);
+  const r = stats(rawCommit.sample);
+  const dp = stats(directPost.sample);
+  const xp = stats(proxyPost.sample);
+  const dr = stats(decideRoot);
+  const dc = stats(decideChain);
+  const added = xg.p50 - dg.p50;
+  const plainAdded = pg.p50 - dg.p50;
+
+  console.log(
+    `egress proxy on loopback — N=${N} sequential calls per series in batches of ${BATCH}, the ${series.length} ` +
+      `series rotating (${fmt(getSeconds, 1)} s), keep-alive agents, dir ${dir}`,
+  );
+  row(directGet.label, dg);
+  row(plainGet.label, pg);
+  row(proxyGet.label, xg);
+  row('  of which authorizeRequest (timed in the proxy)', ap);
+  row('  of which fdatasync', ps);
+  row(stubGet.label, sg);
+  row(noSyncGet.label, ng);
+  row('  of which authorizeRequest (timed in the proxy)', nsa);
+  row(authAlone.label, a);
+  row('  of which fdatasync', as);
+  row(rawCommit.label, r);
+  console.log(
+    `  added p50: cairn proxy ${fmt(added)} ms (target ≤ ${TARGET_ADDED_MS} ms), plain forwarder ${fmt(plainAdded)} ms`,
+  );
+  console.log(
+    `  where the added p50 goes: authorizeRequest inside the proxy ${fmt(ap.p50)} ms (its fdatasync ` +
+      `${fmt(ps.p50)} ms; called alone ${fmt(a.p50)} ms), the rest ${fmt(added - ap.p50)} ms (HTTP hop, ` +
+      `parsing, forwarding). Added by the proxy with its decision stubbed ${fmt(sg.p50 - dg.p50)} ms; ` +
+      `with the store but no fdatasync ${fmt(ng.p50 - dg.p50)} ms (authorizeRequest ${fmt(nsa.p50)} ms)`,
+  );
+  console.log(
+    `  fdatasyncs: ${proxyGet.syncs.length} in ${xg.n} proxied GETs, ${authAlone.syncs.length} in ${a.n} ` +
+      `authorizeRequest calls, ${noSyncGet.syncs.length} in the skipped series, ` +
+      `${directGet.syncs.length + plainGet.syncs.length + stubGet.syncs.length} in the direct, forwarded and stubbed ones`,
+  );
+  console.log(`POST — N=${N_POST} each, ${Buffer.byteLength(postBody)}-byte JSON body, alternating`);
+  row(directPost.label, dp);
+  row(proxyPost.label, xp);
+  console.log(`  added p50: ${fmt(xp.p50 - dp.p50)} ms`);
+  console.log(
+    `grant check — decide(), ${DECIDE_BATCHES} batches of ${DECIDE_CALLS} calls per chain, interleaved (µs per call)`,
+  );
+  row('decide(), root grant', dr, 'µs');
+  row('decide(), narrowed grant (chain of 2)', dc, 'µs');
+
+  report({
+    metric: 'keys proxy added p50, GET loopback',
+    unit: 'ms',
+    ours: added,
+    baseline: plainAdded,
+    baselineLabel: 'plain node:http forwarder',
+    target: `≤ ${TARGET_ADDED_MS} ms`,
+    pass: added <= TARGET_ADDED_MS,
+  });
+  report({
+    metric: 'keys proxy GET p50',
+    unit: 'ms',
+    ours: xg.p50,
+    baseline: dg.p50,
+    baselineLabel: 'direct to upstream',
+  });
+  report({
+    metric: 'keys proxy POST p50, live grant',
+    unit: 'ms',
+    ours: xp.p50,
+    baseline: dp.p50,
+    baselineLabel: 'direct to upstream',
+  });
+  report({
+    metric: 'keys grant check p50 (decide)',
+    unit: 'µs',
+    ours: Math.max(dr.p50, dc.p50),
+    target: `≤ ${TARGET_CHECK_US} µs`,
+    pass: dr.p50 <= TARGET_CHECK_US && dc.p50 <= TARGET_CHECK_US,
+  });
+  report({
+    metric: 'keys authorizeRequest p50 (durable)',
+    unit: 'ms',
+    ours: a.p50,
+    baseline: r.p50,
+    baselineLabel: 'raw SQLite 1-row commit',
+  });
+} finally {
+  for (const close of closers.reverse()) await close().catch(() => {});
+  await store?.close().catch(() => {});
+  cleanup();
+}
