@@ -640,3 +640,143 @@ describe('cairn cred, grant, exec --branch, approvals', () => {
     }
   });
 });
+
+describe('cairn proxy and approvals across processes', () => {
+  it('holds a write in `cairn proxy` until `cairn approve` in another process; its log holds no secret', async () => {
+    const { recordingUpstream } = await import('./support/upstream.js');
+    const upstream = await recordingUpstream('live');
+    const s = join(work, 'proxy-store');
+    const keyFile = join(work, 'proxy-master.key');
+    const dir = join(work, 'proxy-ws');
+    mkdirSync(dir);
+    const secret = 'sk_live_proxyProc_1a2b3c4d5e6f';
+    const envSecret = 'deploy-token-7g8h9i0j';
+    const env = { CAIRN_MASTER_KEY_FILE: keyFile };
+    const run = (args: string[], input?: string) =>
+      cairn([...args, '--json', '--store', s], { env, ...(input === undefined ? {} : { input }) });
+    let proxyProcess: ChildProcessWithoutNullStreams | undefined;
+    try {
+      expect((await cairn(['cred', 'keygen', '--out', keyFile])).code).toBe(0);
+      await ok(['ws', 'attach', dir], { store: s });
+      expect(
+        (await run(['cred', 'add', 'billing', '--kind', 'bearer', '--upstream', upstream.url], `${secret}\n`))
+          .code,
+      ).toBe(0);
+      expect(
+        (await run(['cred', 'add', 'deploy', '--kind', 'env', '--header', 'DEPLOY_TOKEN'], `${envSecret}\n`))
+          .code,
+      ).toBe(0);
+      const grant = await run([
+        'grant',
+        'add',
+        '--ws',
+        dir,
+        '--branch',
+        'main',
+        '--cred',
+        'billing',
+        '--mode',
+        'live',
+        '--approval',
+        'each-write',
+      ]);
+      expect(grant.code, grant.stderr).toBe(0);
+      proxyProcess = start(['proxy', '--port', '0', '--json', '--store', s], env);
+      const child = proxyProcess;
+      let proxyErr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        proxyErr += d;
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        let buffered = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          buffered += chunk;
+          if (buffered.includes('\n')) resolve(JSON.parse(buffered.split('\n')[0]!).url);
+        });
+        child.on('exit', (code) => reject(new Error(`cairn proxy exited with ${code}: ${proxyErr}`)));
+      });
+      const script =
+        "fetch(process.env.CAIRN_PROXY_URL+'/billing/invoices/1/reconcile',{method:'POST',headers:{'x-cairn-handle':process.env.CAIRN_HANDLE},body:'{\"payment\":\"pay-1\"}'}).then(r=>console.log(r.status))";
+      const agent = cairn(
+        [
+          'exec',
+          '--branch',
+          'main',
+          '--proxy',
+          url,
+          '--store',
+          s,
+          '--json',
+          '--',
+          process.execPath,
+          '-e',
+          script,
+        ],
+        { env },
+      );
+      let pending: Doc[] = [];
+      for (let i = 0; pending.length === 0 && i < 400; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        pending = doc(await run(['approvals', 'ls'])).approvals;
+      }
+      expect(pending).toHaveLength(1);
+      expect(pending[0]).toMatchObject({
+        branch: 'main',
+        credential: 'billing',
+        method: 'POST',
+        url: `${upstream.url}/invoices/1/reconcile`,
+      });
+      expect(upstream.seen).toHaveLength(0);
+      const human = await cairn(['approvals', 'ls', '--store', s], { env });
+      expect(human.stdout).toContain('POST');
+      expect(human.stdout).toContain('{"payment":"pay-1"}');
+      expect((await run(['approve', pending[0]!.id, '--note', 'looks right'])).code).toBe(0);
+      const done = await agent;
+      expect(done.code, done.stderr).toBe(0);
+      expect(doc(done).stdout).toBe('200\n');
+      expect(upstream.seen.map((r) => [r.method, r.authorization, r.body])).toEqual([
+        ['POST', `Bearer ${secret}`, '{"payment":"pay-1"}'],
+      ]);
+      expect((await run(['approve', pending[0]!.id])).code).toBe(4);
+      // An env credential reaches one child only with a grant of the branch on it.
+      const check = `console.log(process.env.DEPLOY_TOKEN === ${JSON.stringify(envSecret)} ? 'injected' : 'missing')`;
+      const execEnv = [
+        'exec',
+        '--branch',
+        'main',
+        '--env-cred',
+        'deploy',
+        '--store',
+        s,
+        '--json',
+        '--',
+        process.execPath,
+        '-e',
+        check,
+      ];
+      const refused = await cairn(execEnv, { env });
+      expect(refused.code, refused.stderr).toBe(6);
+      expect(
+        (await run(['grant', 'add', '--ws', dir, '--branch', 'main', '--cred', 'deploy', '--mode', 'live']))
+          .code,
+      ).toBe(0);
+      const injected = await cairn(execEnv, { env });
+      expect(injected.code, injected.stderr).toBe(0);
+      expect(doc(injected).stdout).toBe('injected\n');
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+      expect(proxyErr).toMatch(/hold POST billing/);
+      expect(proxyErr).toMatch(/200 POST billing/);
+      for (const text of [proxyErr, human.stdout, done.stdout, injected.stdout]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(envSecret);
+      }
+      const { filesContaining } = await import('./support/scan.js');
+      expect(filesContaining(s, secret)).toEqual([]);
+      expect(filesContaining(s, envSecret)).toEqual([]);
+    } finally {
+      proxyProcess?.kill('SIGKILL');
+      await upstream.close();
+    }
+  });
+});
