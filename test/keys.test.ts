@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { MasterKey } from '../src/keys/crypto.js';
@@ -163,9 +165,10 @@ function keysSuite(backend: Backend) {
     const done = await pending;
     expect(done.status).toBe(200);
     expect(live.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
-    // Deciding again, or replaying the used approval on a second request: refused, nothing forwarded.
+    // Deciding again is refused. Replaying the request, even naming the used approval, is a new
+    // request: held for its own approval (the agent cannot present one), and denied here.
     await expectCode(keys.decide(approval.id, 'approve'), 'CONFLICT');
-    const replay = await viaProxy(
+    const replay = viaProxy(
       proxy.url,
       handle,
       'POST',
@@ -175,13 +178,25 @@ function keysSuite(backend: Backend) {
         'x-cairn-approval': approval.id,
       },
     );
-    expect(replay.status).toBe(403);
-    expect(String((replay.json.error as { message: string }).message)).toMatch(/already used/);
+    let second = await keys.listApprovals();
+    for (let i = 0; second.length === 0 && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      second = await keys.listApprovals();
+    }
+    expect(second).toHaveLength(1);
+    expect(second[0]!.id).not.toBe(approval.id);
+    await keys.decide(second[0]!.id, 'deny');
+    expect((await replay).status).toBe(403);
     expect(live.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
     expect((await keys.getApproval(approval.id)).state).toBe('used');
     const actions = (await auditEntries()).map((e) => e.action);
     expect(actions).toEqual(
-      expect.arrayContaining(['keys.approval.request', 'keys.approval.approve', 'keys.use', 'keys.deny']),
+      expect.arrayContaining([
+        'keys.approval.request',
+        'keys.approval.approve',
+        'keys.use',
+        'keys.approval.deny',
+      ]),
     );
   });
 
@@ -266,6 +281,106 @@ function keysSuite(backend: Backend) {
     const denials = await auditEntries('keys.deny');
     expect(denials.length).toBeGreaterThanOrEqual(7);
     expect(denials.filter((d) => d.payload.branch === 'c').length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('counts uses and approvals exactly under concurrency: 20 parallel requests on a 3-use grant send 3', async () => {
+    const handle = await branch('a');
+    await keys.grant({ session, branch: 'a', credential: 'billing', mode: 'live', maxUses: 3 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => viaProxy(proxy.url, handle, 'GET', '/billing/invoices')),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(live.seen).toHaveLength(3);
+    expect((await keys.listGrants({ branch: 'a' }))[0]).toMatchObject({ uses: 3, state: 'exhausted' });
+  });
+
+  it('drops method overrides, cookies and echoed secrets; refuses `..;` and double-encoded paths', async () => {
+    const handle = await branch('a');
+    await keys.grant({ session, branch: 'a', credential: 'billing', mode: 'read' });
+    const got = await viaProxy(proxy.url, handle, 'GET', '/billing/invoices', undefined, {
+      'x-http-method-override': 'DELETE',
+      'x-method-override': 'DELETE',
+    });
+    expect(got.status).toBe(200);
+    expect(live.seen[0]?.headers['x-http-method-override']).toBeUndefined();
+    expect(live.seen[0]?.headers['x-method-override']).toBeUndefined();
+    for (const path of [
+      '/billing/invoices/..;/admin',
+      '/billing/invoices/%252e%252e/admin',
+      '/billing/%E0',
+    ]) {
+      const refused = await viaProxy(proxy.url, handle, 'GET', path);
+      expect([403, 404], path).toContain(refused.status);
+    }
+    expect(live.seen).toHaveLength(1);
+    // An upstream that sets a cookie and echoes the token in a header: neither reaches the agent.
+    const echo = await startEchoUpstream();
+    try {
+      await keys.addCredential({
+        name: 'echo',
+        kind: 'bearer',
+        upstream: echo.url,
+        value: Buffer.from('sk_live_echo_0123456789'),
+      });
+      await keys.grant({ session, branch: 'a', credential: 'echo', mode: 'read' });
+      const res = await fetch(`${proxy.url}/echo/x`, { headers: { 'x-cairn-handle': handle } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect(res.headers.get('x-echo')).toBeNull();
+      expect(res.headers.get('x-plain')).toBe('kept');
+      await res.text();
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('a member acts only on branches it owns; env credentials keep to their mode', async () => {
+    await fabric.fork({ session, from: 'main', name: 'b' });
+    const root = await keys.grant({ session, branch: 'main', credential: 'billing', mode: 'live' });
+    const member = await fabric.createToken({ kind: 'agent', name: 'bot', role: 'member' });
+    const memberWho = await store.authenticate(member.token);
+    const memberKeys = store.keys(memberWho, { masterKey: master });
+    const memberFabric = store.fabric(memberWho);
+    await expectCode(
+      memberKeys.grant({ session, branch: 'b', credential: 'billing', mode: 'live', parent: root.id }),
+      'FORBIDDEN',
+    );
+    await expectCode(memberKeys.issueHandle({ session, branch: 'main' }), 'FORBIDDEN');
+    await expectCode(memberKeys.revoke(root.id), 'FORBIDDEN');
+    // Its own session and branches: it may narrow a grant the admin gave it.
+    const own = (await memberFabric.createSession({ title: 'mine' })).id;
+    await memberFabric.append({ session: own, kind: 'note', payload: 1 });
+    await memberFabric.fork({ session: own, from: 'main', name: 'try' });
+    const given = await keys.grant({ session: own, branch: 'main', credential: 'billing', mode: 'live' });
+    const narrowed = await memberKeys.grant({
+      session: own,
+      branch: 'try',
+      credential: 'billing',
+      mode: 'read',
+      parent: given.id,
+    });
+    expect(narrowed.mode).toBe('read');
+    expect((await memberKeys.issueHandle({ session: own, branch: 'try' })).handle).toMatch(/^cbh\./);
+    // An env credential without a sandbox value: no sandbox grant; each-write cannot be enforced on it.
+    await keys.addCredential({
+      name: 'deploy',
+      kind: 'env',
+      upstream: '',
+      value: Buffer.from('env-secret-1234'),
+    });
+    await expectCode(
+      keys.grant({ session, branch: 'main', credential: 'deploy', mode: 'sandbox' }),
+      'INVALID_ARGUMENT',
+    );
+    await expectCode(
+      keys.grant({ session, branch: 'main', credential: 'deploy', mode: 'live', approval: 'each-write' }),
+      'INVALID_ARGUMENT',
+    );
+    await expectCode(keys.envForChild({ session, branch: 'main', credential: 'deploy' }), 'FORBIDDEN');
+    await keys.grant({ session, branch: 'main', credential: 'deploy', mode: 'live' });
+    expect((await keys.envForChild({ session, branch: 'main', credential: 'deploy' })).value).toBe(
+      'env-secret-1234',
+    );
   });
 
   it('grants narrow only; revoking a parent revokes every descendant; ended grants cannot be narrowed', async () => {
@@ -451,6 +566,24 @@ function keysSuite(backend: Backend) {
     }
     return parts.join('\n');
   }
+}
+
+/** An upstream that sets a cookie and echoes the Authorization header back in a response header. */
+async function startEchoUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, {
+      'set-cookie': 'session=abc; HttpOnly',
+      'x-echo': String(req.headers.authorization ?? ''),
+      'x-plain': 'kept',
+      'content-type': 'text/plain',
+    });
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('keys on SQLite', () => keysSuite('sqlite'));

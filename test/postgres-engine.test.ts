@@ -8,6 +8,7 @@ import { PostgresBlobStore } from '../src/blob/postgres/postgres-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { CairnError } from '../src/errors.js';
+import { MasterKey } from '../src/keys/crypto.js';
 import { NO_TENANT } from '../src/storage/engine.js';
 import {
   CURRENT_FORMAT_VERSION,
@@ -233,6 +234,32 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
     writeFileSync(join(work, 'big.bin'), randomBytes(300 * 1024));
     await desk.checkpoint(workspace.id);
     await desk.close();
+    // Keys rows too: a credential, a grant, a handle and a held write (an approval).
+    const keys = store.keys(who, { masterKey: MasterKey.generate() });
+    await keys.addCredential({
+      name: 'billing',
+      kind: 'bearer',
+      upstream: 'http://127.0.0.1:9/api',
+      value: Buffer.from(`secret-${name}`),
+    });
+    await keys.grant({
+      session: session.id,
+      branch: 'main',
+      credential: 'billing',
+      mode: 'live',
+      approval: 'each-write',
+    });
+    const { handle } = await keys.issueHandle({ session: session.id, branch: 'main' });
+    const held = await keys.authorizeRequest({
+      handle,
+      credential: 'billing',
+      method: 'POST',
+      pathAndQuery: '/x',
+      body: Buffer.alloc(0),
+      bodyBytes: 0,
+      bodyDigest: '0'.repeat(64),
+    });
+    expect(held.outcome).toBe('hold');
     return { tenant: created.tenant, who, fabric, session: session.id, blob };
   }
 

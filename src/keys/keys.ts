@@ -4,7 +4,7 @@ import { CairnError, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId, newSecret } from '../ids.js';
 import { BranchName, CredentialName } from '../schema.js';
-import type { Engine, SqlExecutor } from '../storage/engine.js';
+import { type Engine, RetryTransaction, type SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { parseInput } from '../validate.js';
 import { type MasterKey, newDataKey, open, seal } from './crypto.js';
@@ -90,7 +90,11 @@ export interface ProxyRequest {
   bodyDigest: string;
   bodyBytes: number;
   body: Buffer;
-  /** An approval the caller holds for exactly this request (`x-cairn-approval`). */
+  /**
+   * The approval this very request was held for, once a person approved it.
+   * Set only by the proxy connection that holds the request; never taken
+   * from the agent.
+   */
   approval?: string;
 }
 
@@ -475,6 +479,11 @@ export class Keys {
         'the credential value is empty: pipe it on stdin, e.g. `cairn cred add NAME … < secret.txt`',
       );
     if (/[\r\n\0]/.test(text)) throw invalid('the credential value holds a line break or NUL: give one line');
+    // It goes into an HTTP header: printable ASCII only (an env value may hold any other text).
+    if (kind !== 'env' && !/^[\x20-\x7e]+$/.test(text))
+      throw invalid(
+        'the credential value holds a character an HTTP header cannot carry: give printable ASCII',
+      );
     if (kind === 'basic' && !text.includes(':')) throw invalid('a basic credential is user:password');
   }
 
@@ -589,6 +598,31 @@ export class Keys {
 
   // ---- grants ---------------------------------------------------------------------------------
 
+  /**
+   * A member acts on the keys of branches it owns only: it may narrow a
+   * grant of its branch into another of its branches, take a handle for, or
+   * revoke a grant of, a branch it owns. An admin (the person) acts on any.
+   */
+  private async requireOwnBranch(
+    tx: SqlExecutor,
+    session: string,
+    branch: string,
+    what: string,
+  ): Promise<void> {
+    if (this.who.role === 'admin') return;
+    const row = await tx.get<{ owner: string }>(
+      'SELECT owner FROM branches WHERE tenant = ? AND session = ? AND name = ?',
+      [this.tenant, session, branch],
+    );
+    if (!row) throw notFound('branch', `${session}/${branch}`);
+    if (row.owner !== this.who.principal)
+      throw new CairnError(
+        'FORBIDDEN',
+        `principal ${this.who.principal} does not own branch ${branch}: only its owner or an admin may ${what}`,
+        { branch, principal: this.who.principal },
+      );
+  }
+
   private async grantRow(tx: SqlExecutor, id: string): Promise<Grant | undefined> {
     const row = await tx.get<GrantRow>(
       `SELECT ${GRANT_COLUMNS} FROM key_grants WHERE tenant = ? AND id = ?`,
@@ -640,6 +674,8 @@ export class Keys {
       if (input.parent) {
         parent = (await this.grantRow(tx, input.parent)) ?? null;
         if (!parent) throw notFound('grant', input.parent);
+        await this.requireOwnBranch(tx, parent.session, parent.branch, 'narrow its grants');
+        await this.requireOwnBranch(tx, input.session, input.branch, 'be given a grant by a member');
         if (parent.credential !== input.credential)
           throw invalid(`grant ${parent.id} is for credential ${parent.credential}, not ${input.credential}`);
         if (parent.session !== input.session)
@@ -654,8 +690,12 @@ export class Keys {
             },
           );
       }
-      if (input.mode === 'sandbox' && cred.sandbox_upstream === '' && cred.kind !== 'env')
+      if (input.mode === 'sandbox' && cred.sandbox_sealed === null)
         throw invalid(`credential ${cred.name} has no sandbox variant: add one before a sandbox grant`);
+      if (cred.kind === 'env' && input.approval === 'each-write')
+        throw invalid(
+          `credential ${cred.name} goes into a process's environment, where no single write can be held for approval: grant it without each-write, or use an HTTP credential through the proxy`,
+        );
       const hosts = [cred.upstream, cred.sandbox_upstream]
         .filter((u) => u !== '')
         .map((u) => new URL(u).host);
@@ -733,6 +773,7 @@ export class Keys {
     return this.engine.write(this.tenant, async (tx) => {
       const grant = await this.grantRow(tx, id);
       if (!grant) throw notFound('grant', id);
+      await this.requireOwnBranch(tx, grant.session, grant.branch, 'revoke its grants');
       const at = this.now();
       const revoked: string[] = [];
       const queue = [grant.id];
@@ -805,6 +846,7 @@ export class Keys {
         input.branch,
       ]);
       if (!branch) throw notFound('branch', `${input.session}/${input.branch}`);
+      await this.requireOwnBranch(tx, input.session, input.branch, 'take a handle for it');
       await tx.run(
         'INSERT INTO key_handles (tenant, id, session, branch, principal, secret_hash, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)',
         [this.tenant, id, input.session, input.branch, this.who.principal, sha256(secret), at, expiresAt],
@@ -832,8 +874,8 @@ export class Keys {
     authorize(this.who, 'keys.handle');
     await this.engine.write(this.tenant, async (tx) => {
       const changed = await tx.run(
-        'UPDATE key_handles SET revoked_at = ? WHERE tenant = ? AND id = ? AND revoked_at IS NULL',
-        [this.now(), this.tenant, id],
+        `UPDATE key_handles SET revoked_at = ? WHERE tenant = ? AND id = ? AND revoked_at IS NULL${this.who.role === 'admin' ? '' : ' AND principal = ?'}`,
+        [this.now(), this.tenant, id, ...(this.who.role === 'admin' ? [] : [this.who.principal])],
       );
       if (changed === 0) throw notFound('handle', id);
       await this.audit(tx, 'keys.handle.revoke', 'handle', id, {});
@@ -988,12 +1030,7 @@ export class Keys {
           if (problem) return deny(problem, { grant: grant.id, approval: request.approval });
           approvalId = request.approval;
         }
-        for (const g of chain) {
-          await tx.run('UPDATE key_grants SET uses = uses + 1 WHERE tenant = ? AND id = ?', [
-            this.tenant,
-            g.id,
-          ]);
-        }
+        await this.countUse(tx, chain);
         await this.audit(
           tx,
           'keys.use',
@@ -1014,6 +1051,22 @@ export class Keys {
     });
   }
 
+  /**
+   * Counts one use on every grant of the chain, each only while it is still
+   * active. Another transaction may have used up or revoked one since it was
+   * read (PostgreSQL runs writers concurrently): then the whole decision is
+   * taken again, and this time refused.
+   */
+  private async countUse(tx: SqlExecutor, chain: readonly Grant[]): Promise<void> {
+    for (const g of chain) {
+      const changed = await tx.run(
+        'UPDATE key_grants SET uses = uses + 1 WHERE tenant = ? AND id = ? AND revoked_at IS NULL AND (max_uses IS NULL OR uses < max_uses)',
+        [this.tenant, g.id],
+      );
+      if (changed !== 1) throw new RetryTransaction(`grant ${g.id} changed while a use was counted`);
+    }
+  }
+
   /** The upstream URL for a path, refused when it would leave the upstream's base path. */
   private targetUrl(upstream: URL, pathAndQuery: string): { url: URL; path: string } | string {
     const [rawPath = '/', query] = pathAndQuery.split(/\?(.*)/s, 2);
@@ -1023,12 +1076,14 @@ export class Keys {
     } catch {
       return `path ${rawPath} is not valid percent-encoding`;
     }
+    // `..;x` is `..` to some servers; a `%` escape left after decoding is double encoding.
     if (
       !rawPath.startsWith('/') ||
-      decoded.split('/').some((s) => s === '..' || s === '.') ||
-      decoded.includes('\\')
+      decoded.split('/').some((s) => /^\.\.?(;.*)?$/.test(s)) ||
+      decoded.includes('\\') ||
+      /%[0-9a-fA-F]{2}/.test(decoded)
     )
-      return `path ${rawPath} holds a . or .. segment: give a plain path under the credential's upstream`;
+      return `path ${rawPath} holds a . or .. segment, a backslash or double encoding: give a plain path under the credential's upstream`;
     const base = upstream.pathname.endsWith('/') ? upstream.pathname : `${upstream.pathname}/`;
     const url = new URL(upstream.href);
     url.pathname = base + rawPath.slice(1);
@@ -1146,11 +1201,12 @@ export class Keys {
     if (num(row.expires_at) <= at) return `approval ${id} expired`;
     if (row.grant_id !== grant || row.method !== method || row.url !== url || row.body_digest !== bodyDigest)
       return `approval ${id} was given for another request (method, URL and body must match exactly)`;
-    await tx.run("UPDATE key_approvals SET state = 'used', used_at = ? WHERE tenant = ? AND id = ?", [
-      at,
-      this.tenant,
-      id,
-    ]);
+    const changed = await tx.run(
+      "UPDATE key_approvals SET state = 'used', used_at = ? WHERE tenant = ? AND id = ? AND state = 'approved'",
+      [at, this.tenant, id],
+    );
+    // Another request took it first: decide again, and this time see it used.
+    if (changed !== 1) throw new RetryTransaction(`approval ${id} was used meanwhile`);
     return undefined;
   }
 
@@ -1206,10 +1262,11 @@ export class Keys {
           },
         );
       const next = verdict === 'approve' ? 'approved' : 'denied';
-      await tx.run(
-        'UPDATE key_approvals SET state = ?, decided_by = ?, decided_at = ? WHERE tenant = ? AND id = ?',
+      const changed = await tx.run(
+        "UPDATE key_approvals SET state = ?, decided_by = ?, decided_at = ? WHERE tenant = ? AND id = ? AND state = 'pending'",
         [next, this.who.principal, at, this.tenant, id],
       );
+      if (changed !== 1) throw new RetryTransaction(`approval ${id} was decided meanwhile`);
       const grant = await this.grantRow(tx, row.grant_id);
       await this.audit(tx, `keys.approval.${verdict}`, 'approval', id, {
         ...(grant ? this.attribution(grant, row.requested_by) : {}),
@@ -1248,6 +1305,7 @@ export class Keys {
     authorize(this.who, 'keys.handle');
     return this.engine.write(this.tenant, async (tx) => {
       const at = this.now();
+      await this.requireOwnBranch(tx, input.session, input.branch, 'inject its credentials');
       const cred = await this.credentialRow(tx, input.credential);
       if (!cred) throw notFound('credential', input.credential);
       if (cred.kind !== 'env')
@@ -1262,12 +1320,10 @@ export class Keys {
       ).map(toGrant);
       for (const grant of grants) {
         const chain = await this.chain(tx, grant);
-        if (grant.mode === 'read' || chain.some((g) => grantState(g, at) !== 'active')) continue;
-        for (const g of chain)
-          await tx.run('UPDATE key_grants SET uses = uses + 1 WHERE tenant = ? AND id = ?', [
-            this.tenant,
-            g.id,
-          ]);
+        // Read-only or approve-each-write cannot be enforced on a value handed to a process.
+        if (grant.mode === 'read' || grant.approval === 'each-write') continue;
+        if (chain.some((g) => grantState(g, at) !== 'active')) continue;
+        await this.countUse(tx, chain);
         await this.audit(tx, 'keys.use', 'grant', grant.id, {
           ...this.attribution(grant),
           grant: grant.id,
@@ -1283,7 +1339,7 @@ export class Keys {
       }
       throw new CairnError(
         'FORBIDDEN',
-        `branch ${input.branch} holds no active sandbox or live grant on ${cred.name}: grant one before injecting it`,
+        `branch ${input.branch} holds no active sandbox or live grant without each-write on ${cred.name}: grant one before injecting it`,
         { credential: cred.name, branch: input.branch },
       );
     });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError } from '../errors.js';
 import { type Approval, DEFAULT_APPROVAL_TIMEOUT_MS, Keys } from './keys.js';
@@ -19,8 +20,15 @@ export const HANDLE_HEADER = 'x-cairn-handle';
 export const APPROVAL_HEADER = 'x-cairn-approval';
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-/** Headers never passed on: hop-by-hop ones, Cairn's own, and anything the agent sends as credentials. */
+/**
+ * Headers never passed on: hop-by-hop ones, Cairn's own, anything the agent
+ * sends as credentials, and method overrides (a GET carrying
+ * `X-HTTP-Method-Override: DELETE` is a DELETE to many servers).
+ */
 const DROPPED_REQUEST_HEADERS = new Set([
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
   'host',
   'connection',
   'keep-alive',
@@ -35,13 +43,17 @@ const DROPPED_REQUEST_HEADERS = new Set([
   HANDLE_HEADER,
   APPROVAL_HEADER,
 ]);
+/** Hop-by-hop headers, and cookies: a session the secret bought must not outlive the grant in the agent's hands. */
 const DROPPED_RESPONSE_HEADERS = new Set([
   'connection',
   'keep-alive',
   'transfer-encoding',
   'trailer',
   'upgrade',
+  'set-cookie',
+  'set-cookie2',
 ]);
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 
 export interface ProxyOptions {
   /** The keys of a tenant, acting as the proxy's principal there; undefined for a tenant it does not serve. */
@@ -54,6 +66,8 @@ export interface ProxyOptions {
   /** How often a held request looks for a decision (decisions may come from another process). */
   pollMs?: number;
   maxBodyBytes?: number;
+  /** How long the upstream may take to answer (and between bytes); default 60 s. */
+  upstreamTimeoutMs?: number;
   /** One line per request: status, method, credential, path, branch, grant. Never a secret or a handle. */
   log?: (line: string) => void;
 }
@@ -106,6 +120,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const pollMs = options.pollMs ?? 100;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const log = options.log ?? (() => {});
   let closing = false;
 
@@ -126,7 +141,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer(res, 404, 'NOT_FOUND', 'call the proxy as /<credential>/<path>, with x-cairn-handle set');
       return;
     }
-    const credential = decodeURIComponent(match[1] as string);
+    let credential: string;
+    try {
+      credential = decodeURIComponent(match[1] as string);
+    } catch {
+      answer(res, 404, 'NOT_FOUND', 'the credential name is not valid percent-encoding');
+      return;
+    }
     const pathAndQuery = `${match[2] ?? '/'}${match[3] ?? ''}`;
     const handleHeader = req.headers[HANDLE_HEADER];
     const handle = typeof handleHeader === 'string' ? handleHeader : '';
@@ -148,7 +169,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer(res, 413, 'PAYLOAD_TOO_LARGE', `the request body is over ${limit} bytes`);
       return;
     }
-    const approvalHeader = req.headers[APPROVAL_HEADER];
+    // An approval is consumed only by the connection holding its request: an `x-cairn-approval`
+    // from the agent is dropped like any other Cairn header, so no copy can take it.
     const request = {
       handle,
       credential,
@@ -157,25 +179,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       body,
       bodyBytes: body.length,
       bodyDigest: createHash('sha256').update(body).digest('hex'),
-      ...(typeof approvalHeader === 'string' ? { approval: approvalHeader } : {}),
     };
+    const gone = () => res.destroyed || req.socket.destroyed;
     let decision = await keys.authorizeRequest(request, { approvalTimeoutMs: timeoutMs });
     if (decision.outcome === 'hold') {
       const held = decision.approval;
       log(
         `proxy: hold ${method} ${credential} ${pathAndQuery.split('?')[0]} branch=${held.branch} approval=${held.id}`,
       );
-      let clientGone = false;
-      res.on('close', () => {
-        clientGone = !res.writableFinished;
-      });
-      const settled = await waitForDecision(keys, held, () => clientGone);
-      if (settled.state === 'approved') {
+      const settled = await waitForDecision(keys, held, gone);
+      if (settled.state === 'approved' && !gone()) {
         decision = await keys.authorizeRequest(
           { ...request, approval: held.id },
           { approvalTimeoutMs: timeoutMs },
         );
       } else {
+        // An approval given after the agent left stays unused and expires with its time.
         if (settled.state === 'pending') await keys.expireApproval(held.id);
         const why =
           settled.state === 'denied'
@@ -202,9 +221,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer(res, 403, 'FORBIDDEN', 'the approval could not be used');
       return;
     }
+    // Headers the agent names in Connection are hop-by-hop too (RFC 9110 §7.6.1).
+    const named = new Set(
+      String(req.headers.connection ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase()),
+    );
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || DROPPED_REQUEST_HEADERS.has(name) || name in decision.inject) continue;
+      if (
+        value === undefined ||
+        DROPPED_REQUEST_HEADERS.has(name) ||
+        named.has(name) ||
+        name in decision.inject
+      )
+        continue;
       headers[name] = value;
     }
     Object.assign(headers, decision.inject);
@@ -213,21 +244,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const agent = agents[target.protocol as 'http:' | 'https:'];
     const lib = target.protocol === 'https:' ? https : http;
     const grant = decision.grant;
+    const secrets = Object.values(decision.inject).flatMap((v) => [v, v.replace(/^(Bearer|Basic) /, '')]);
     await new Promise<void>((resolve) => {
-      const upstream = lib.request(target, { method, headers, agent }, (up) => {
+      const upstream = lib.request(target, { method, headers, agent, timeout: upstreamTimeoutMs }, (up) => {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(up.headers)) {
-          if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name)) out[name] = value;
+          if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
+          // An upstream echoing the injected secret in a header does not hand it to the agent.
+          if (secrets.some((secret) => String(value).includes(secret))) continue;
+          out[name] = value;
         }
         res.writeHead(up.statusCode ?? 502, out);
-        up.pipe(res);
-        up.on('end', resolve);
-        up.on('error', () => {
-          res.destroy();
-          resolve();
-        });
         log(`proxy: ${up.statusCode} ${method} ${credential} ${target.pathname} grant=${grant}`);
+        // pipeline destroys both sides when either ends early (an agent that hangs up mid-response).
+        pipeline(up, res, () => resolve());
       });
+      upstream.on('timeout', () => upstream.destroy(new Error('the upstream timed out')));
       upstream.on('error', (error) => {
         log(
           `proxy: 502 ${method} ${credential} ${target.pathname} grant=${grant} (${(error as Error).message})`,
@@ -236,9 +268,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           res,
           502,
           'UNAVAILABLE',
-          `the upstream did not answer: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+          `the upstream did not answer: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
         );
         resolve();
+      });
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
       });
       upstream.end(body);
     });

@@ -8,8 +8,21 @@ import type { Fabric } from '../fabric.js';
 import type { Keys } from '../keys/keys.js';
 import { Journal } from '../steps/journal.js';
 
-/** Variables never passed to a child: the operator's keys to the vault and the store. */
-export const WITHHELD_VARIABLES = ['CAIRN_MASTER_KEY', 'CAIRN_MASTER_KEY_FILE', 'CAIRN_TOKEN'] as const;
+/**
+ * Variables never passed to a child: the operator's keys to the vault, and
+ * the way to the store itself (with it, a child could act as the store's
+ * local admin — approve its own writes). A child running as the same OS user
+ * can still open files that user can; see GUARANTEES.md.
+ */
+export const WITHHELD_VARIABLES = [
+  'CAIRN_MASTER_KEY',
+  'CAIRN_MASTER_KEY_FILE',
+  'CAIRN_TOKEN',
+  'CAIRN_URL',
+  'CAIRN_STORE',
+] as const;
+/** A child's handle expires after this long even if revoking it on exit never happens (a crash). */
+export const EXEC_HANDLE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** How a child reaches its branch's grants: a proxy URL and a handle, never a secret (unless `envCredentials`). */
 export interface ExecKeys {
