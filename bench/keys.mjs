@@ -44,8 +44,9 @@ const TARGET_ADDED_MS = 1;
 const TARGET_CHECK_US = 50;
 const SECRET = 'sk_live_bench_4f9a1c7e2b8d6035';
 
-// Time the WAL fdatasyncs Cairn's SQLite engine issues (WalSync calls fs.fdatasync);
-// syncBuiltinESMExports makes `import { fdatasync } from 'node:fs'` see the wrapper.
+// Time the WAL fdatasyncs Cairn's SQLite engine issues (WalSync calls fs.fdatasync on the
+// thread pool, or fs.fdatasyncSync for a lone commit); syncBuiltinESMExports makes
+// `import { fdatasync, fdatasyncSync } from 'node:fs'` see the wrappers.
 // With `skipSync` set (one diagnostic series only) the sync is skipped: durability off, to show its share.
 const syncMs = [];
 let skipSync = false;
@@ -57,6 +58,13 @@ fs.fdatasync = (fd, callback) => {
     syncMs.push(ms(t0));
     callback(...args);
   });
+};
+const fdatasyncSync = fs.fdatasyncSync;
+fs.fdatasyncSync = (fd) => {
+  if (skipSync) return;
+  const t0 = now();
+  fdatasyncSync(fd);
+  syncMs.push(ms(t0));
 };
 syncBuiltinESMExports();
 
