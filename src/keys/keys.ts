@@ -599,28 +599,37 @@ export class Keys {
   // ---- grants ---------------------------------------------------------------------------------
 
   /**
-   * A member acts on the keys of branches it owns only: it may narrow a
-   * grant of its branch into another of its branches, take a handle for, or
-   * revoke a grant of, a branch it owns. An admin (the person) acts on any.
+   * The branch must exist; and a member acts on the keys of branches it
+   * owns only: it may narrow a grant of its branch into another of its
+   * branches, take a handle for, or revoke a grant of, a branch it owns. An
+   * admin (the person) acts on any.
    */
-  private async requireOwnBranch(
-    tx: SqlExecutor,
-    session: string,
-    branch: string,
-    what: string,
-  ): Promise<void> {
-    if (this.who.role === 'admin') return;
+  private async requireBranch(tx: SqlExecutor, session: string, branch: string, what: string): Promise<void> {
     const row = await tx.get<{ owner: string }>(
       'SELECT owner FROM branches WHERE tenant = ? AND session = ? AND name = ?',
       [this.tenant, session, branch],
     );
     if (!row) throw notFound('branch', `${session}/${branch}`);
-    if (row.owner !== this.who.principal)
+    if (this.who.role !== 'admin' && row.owner !== this.who.principal)
       throw new CairnError(
         'FORBIDDEN',
         `principal ${this.who.principal} does not own branch ${branch}: only its owner or an admin may ${what}`,
         { branch, principal: this.who.principal },
       );
+  }
+
+  /** A branch's grants on one credential, oldest first. */
+  private async branchGrants(
+    tx: SqlExecutor,
+    session: string,
+    branch: string,
+    credential: string,
+  ): Promise<Grant[]> {
+    const rows = await tx.all<GrantRow>(
+      `SELECT ${GRANT_COLUMNS} FROM key_grants WHERE tenant = ? AND session = ? AND branch = ? AND credential = ? ORDER BY id`,
+      [this.tenant, session, branch, credential],
+    );
+    return rows.map(toGrant);
   }
 
   private async grantRow(tx: SqlExecutor, id: string): Promise<Grant | undefined> {
@@ -662,20 +671,14 @@ export class Keys {
     parseInput(BranchName, input.branch, 'grant');
     const run = async (tx: SqlExecutor): Promise<Grant> => {
       const at = this.now();
-      const branch = await tx.get('SELECT id FROM branches WHERE tenant = ? AND session = ? AND name = ?', [
-        this.tenant,
-        input.session,
-        input.branch,
-      ]);
-      if (!branch) throw notFound('branch', `${input.session}/${input.branch}`);
+      await this.requireBranch(tx, input.session, input.branch, 'be given a grant by a member');
       const cred = await this.credentialRow(tx, input.credential);
       if (!cred) throw notFound('credential', input.credential);
       let parent: Grant | null = null;
       if (input.parent) {
         parent = (await this.grantRow(tx, input.parent)) ?? null;
         if (!parent) throw notFound('grant', input.parent);
-        await this.requireOwnBranch(tx, parent.session, parent.branch, 'narrow its grants');
-        await this.requireOwnBranch(tx, input.session, input.branch, 'be given a grant by a member');
+        await this.requireBranch(tx, parent.session, parent.branch, 'narrow its grants');
         if (parent.credential !== input.credential)
           throw invalid(`grant ${parent.id} is for credential ${parent.credential}, not ${input.credential}`);
         if (parent.session !== input.session)
@@ -773,7 +776,7 @@ export class Keys {
     return this.engine.write(this.tenant, async (tx) => {
       const grant = await this.grantRow(tx, id);
       if (!grant) throw notFound('grant', id);
-      await this.requireOwnBranch(tx, grant.session, grant.branch, 'revoke its grants');
+      await this.requireBranch(tx, grant.session, grant.branch, 'revoke its grants');
       const at = this.now();
       const revoked: string[] = [];
       const queue = [grant.id];
@@ -840,13 +843,7 @@ export class Keys {
     const secret = newSecret();
     const expiresAt = input.ttlMs === undefined ? null : at + input.ttlMs;
     await this.engine.write(this.tenant, async (tx) => {
-      const branch = await tx.get('SELECT id FROM branches WHERE tenant = ? AND session = ? AND name = ?', [
-        this.tenant,
-        input.session,
-        input.branch,
-      ]);
-      if (!branch) throw notFound('branch', `${input.session}/${input.branch}`);
-      await this.requireOwnBranch(tx, input.session, input.branch, 'take a handle for it');
+      await this.requireBranch(tx, input.session, input.branch, 'take a handle for it');
       await tx.run(
         'INSERT INTO key_handles (tenant, id, session, branch, principal, secret_hash, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)',
         [this.tenant, id, input.session, input.branch, this.who.principal, sha256(secret), at, expiresAt],
@@ -971,12 +968,7 @@ export class Keys {
           `credential ${cred.name} is an environment credential: it is injected by \`cairn exec --env-cred\`, not proxied`,
           {},
         );
-      const grants = (
-        await tx.all<GrantRow>(
-          `SELECT ${GRANT_COLUMNS} FROM key_grants WHERE tenant = ? AND session = ? AND branch = ? AND credential = ? ORDER BY id`,
-          [this.tenant, handle.session, handle.branch, cred.name],
-        )
-      ).map(toGrant);
+      const grants = await this.branchGrants(tx, handle.session, handle.branch, cred.name);
       if (grants.length === 0)
         return deny(
           `branch ${handle.branch} holds no grant on credential ${cred.name}: a fork never copies a grant`,
@@ -1305,19 +1297,14 @@ export class Keys {
     authorize(this.who, 'keys.handle');
     return this.engine.write(this.tenant, async (tx) => {
       const at = this.now();
-      await this.requireOwnBranch(tx, input.session, input.branch, 'inject its credentials');
+      await this.requireBranch(tx, input.session, input.branch, 'inject its credentials');
       const cred = await this.credentialRow(tx, input.credential);
       if (!cred) throw notFound('credential', input.credential);
       if (cred.kind !== 'env')
         throw invalid(
           `credential ${cred.name} is a ${cred.kind} credential: it is used through the proxy, never put in an environment`,
         );
-      const grants = (
-        await tx.all<GrantRow>(
-          `SELECT ${GRANT_COLUMNS} FROM key_grants WHERE tenant = ? AND session = ? AND branch = ? AND credential = ? ORDER BY id`,
-          [this.tenant, input.session, input.branch, cred.name],
-        )
-      ).map(toGrant);
+      const grants = await this.branchGrants(tx, input.session, input.branch, cred.name);
       for (const grant of grants) {
         const chain = await this.chain(tx, grant);
         // Read-only or approve-each-write cannot be enforced on a value handed to a process.
