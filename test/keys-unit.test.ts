@@ -126,6 +126,21 @@ describe('grants and the unit of work', () => {
       'INVALID_ARGUMENT',
     );
     expect(ambiguous.message).toMatch(/name the parent/);
+    // A member who does not own the forked branch cannot hand its grants on.
+    const member = await store
+      .fabric(await store.localIdentity())
+      .createToken({ kind: 'agent', name: 'bot', role: 'member' });
+    const memberWho = await store.authenticate(member.token);
+    const memberUnits = new Units(store.fabric(memberWho), desk, store.keys(memberWho));
+    const refused = await expectCode(
+      memberUnits.fork(cp.id, {
+        branches: ['y'],
+        dirRoot: join(temp.dir, 'forks'),
+        grants: [[{ credential: 'billing', mode: 'read', parent: sandboxOnly.id }]],
+      }),
+      'FORBIDDEN',
+    );
+    expect(refused.message).toMatch(/hand its grants to forks/);
     expect((await desk.listWorkspaces()).map((w) => w.branch)).toEqual(['main']);
     expect(
       (await store.fabric(await store.localIdentity()).listBranches(ws.session)).map((b) => b.name),

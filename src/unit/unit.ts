@@ -366,6 +366,18 @@ export class Units {
     if (grants.every((g) => g.length === 0)) return grants;
     const keys = this.keys;
     if (!keys) throw invalid('this Units has no keys: it cannot issue grants to forks');
+    // A member narrows only grants of a branch it owns (the keys layer checks it again per grant).
+    if (keys.who.role !== 'admin') {
+      const source = (await this.fabric.listBranches(checkpoint.session)).find(
+        (b) => b.name === checkpoint.branch,
+      );
+      if (source?.owner !== keys.who.principal)
+        throw new CairnError(
+          'FORBIDDEN',
+          `principal ${keys.who.principal} does not own branch ${checkpoint.branch}: only its owner or an admin may hand its grants to forks`,
+          { branch: checkpoint.branch },
+        );
+    }
     const now = Date.now();
     const held = await keys.listGrants({ session: checkpoint.session, branch: checkpoint.branch });
     return Promise.all(
