@@ -50,6 +50,7 @@ function keysSuite(backend: Backend) {
     sandbox = await recordingUpstream('sandbox');
     proxy = await startProxy({
       keysFor: (t) => (t === who.tenant ? keys : undefined),
+      auditRefusalsIn: keys,
       approvalTimeoutMs: 2_000,
       pollMs: 10,
     });
@@ -279,7 +280,9 @@ function keysSuite(backend: Backend) {
     expect(live.seen).toHaveLength(1);
     // Every refusal with a valid handle of this tenant is an audit entry with its branch.
     const denials = await auditEntries('keys.deny');
-    expect(denials.length).toBeGreaterThanOrEqual(7);
+    // Every refusal is audited, the forged and the missing handle too (in the proxy's own tenant).
+    expect(denials.length).toBe(cases.length + 3);
+    expect(denials.filter((d) => d.payload.agent === '').length).toBe(2);
     expect(denials.filter((d) => d.payload.branch === 'c').length).toBeGreaterThanOrEqual(5);
   });
 

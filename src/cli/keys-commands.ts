@@ -397,6 +397,7 @@ const proxy: StoreCommand = {
       const keys = store.keys(who, { masterKey });
       const running = await startProxy({
         keysFor: (tenant) => (tenant === who.tenant ? keys : undefined),
+        auditRefusalsIn: keys,
         host,
         port,
         approvalTimeoutMs: wholeNumberFlag(call.values, 'approval-timeout-ms'),

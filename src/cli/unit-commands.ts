@@ -292,6 +292,7 @@ const exec: StoreCommand = {
       if (branch !== undefined && proxyUrl === undefined) {
         running = await startProxy({
           keysFor: (tenant) => (tenant === who.tenant ? keys : undefined),
+          auditRefusalsIn: keys,
           log: (line) => call.out.problem(line),
         });
       }

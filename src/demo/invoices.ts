@@ -170,6 +170,7 @@ export async function invoiceDemo(input: {
   const proxyLog: string[] = [];
   const proxy = await startProxy({
     keysFor: (tenant) => (tenant === who.tenant ? keys : undefined),
+    auditRefusalsIn: keys,
     approvalTimeoutMs: 30_000,
     pollMs: 10,
     log: (line) => proxyLog.push(line),

@@ -58,6 +58,12 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 export interface ProxyOptions {
   /** The keys of a tenant, acting as the proxy's principal there; undefined for a tenant it does not serve. */
   keysFor(tenant: string): Keys | undefined;
+  /**
+   * Where a request without a usable handle (missing, malformed, another
+   * tenant's) is refused and audited — the store's local tenant. Without it
+   * such a request is refused with a log line only.
+   */
+  auditRefusalsIn?: Keys;
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -152,7 +158,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const handleHeader = req.headers[HANDLE_HEADER];
     const handle = typeof handleHeader === 'string' ? handleHeader : '';
     const tenant = Keys.handleTenant(handle);
-    const keys = tenant ? options.keysFor(tenant) : undefined;
+    const keys = (tenant ? options.keysFor(tenant) : undefined) ?? options.auditRefusalsIn;
     const method = (req.method ?? 'GET').toUpperCase();
     if (!keys) {
       log(`proxy: 403 ${method} ${credential} (no valid branch handle)`);
