@@ -1,5 +1,5 @@
 import { type BranchRow, EVENT_COLUMNS, type EventRow, eventDigest } from '../log/rows.js';
-import type { Engine, SqlExecutor } from '../storage/engine.js';
+import { type Engine, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
 
@@ -316,7 +316,7 @@ async function eventsById(tx: SqlExecutor, tenant: string, ids: string[]): Promi
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = await tx.all<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND id IN (${chunk.map(() => '?').join(', ')})`,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE tenant = ? AND id IN (${placeholders(chunk.length)})`,
       [tenant, ...chunk],
     );
     for (const row of rows) found.set(row.id, row);

@@ -22,7 +22,7 @@ import { newId } from '../ids.js';
 import { eventsAfter } from '../log/pages.js';
 import * as log from '../log/session-log.js';
 import { BranchName } from '../schema.js';
-import type { Engine, SqlExecutor } from '../storage/engine.js';
+import { type Engine, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { CairnEvent, Identity } from '../types.js';
 import { parseInput } from '../validate.js';
 import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
@@ -1225,7 +1225,7 @@ export class Desk {
         const dead = rows.filter((r) => !live.has(r.digest));
         await inBatches(dead, async (slice) => {
           await tx.run(
-            `DELETE FROM desk_objects WHERE tenant = ? AND digest IN (${slice.map(() => '?').join(', ')})`,
+            `DELETE FROM desk_objects WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`,
             [this.tenant, ...slice.map((r) => r.digest)],
           );
         });
@@ -1329,7 +1329,7 @@ export class Desk {
       }
       await inBatches(doomed, async (slice) => {
         await tx.run(
-          `DELETE FROM desk_snapshots WHERE tenant = ? AND id IN (${slice.map(() => '?').join(', ')})`,
+          `DELETE FROM desk_snapshots WHERE tenant = ? AND id IN (${placeholders(slice.length)})`,
           [this.tenant, ...slice],
         );
       });

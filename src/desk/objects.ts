@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError } from '../errors.js';
-import type { Engine, SqlExecutor } from '../storage/engine.js';
+import { type Engine, placeholders, type SqlExecutor } from '../storage/engine.js';
 import { digestOf } from './chunker.js';
 import { decodeTree, type TreeItem } from './tree.js';
 
@@ -37,10 +37,6 @@ export interface IndexRow {
   len: number;
   /** 1 when the pack's bytes live in `desk_packs.bytes` rather than the blob store. */
   inline: number;
-}
-
-function placeholders(n: number): string {
-  return new Array(n).fill('?').join(', ');
 }
 
 /** Runs `fn` over `items` in slices small enough for one statement's parameters. */

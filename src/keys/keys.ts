@@ -4,7 +4,7 @@ import { CairnError, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId, newSecret } from '../ids.js';
 import { BranchName, CredentialName } from '../schema.js';
-import { type Engine, RetryTransaction, type SqlExecutor } from '../storage/engine.js';
+import { type Engine, placeholders, RetryTransaction, type SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { parseInput } from '../validate.js';
 import { type MasterKey, newDataKey, open, seal } from './crypto.js';
@@ -718,29 +718,26 @@ export class Keys {
         revokedBy: '',
         revokeReason: '',
       };
-      await tx.run(
-        `INSERT INTO key_grants (tenant, ${GRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          this.tenant,
-          grant.id,
-          grant.parent,
-          grant.session,
-          grant.branch,
-          grant.credential,
-          grant.mode,
-          grant.approval,
-          JSON.stringify(grant.allow),
-          grant.expiresAt,
-          grant.maxUses,
-          0,
-          grant.onBehalfOf,
-          grant.createdBy,
-          grant.createdAt,
-          null,
-          '',
-          '',
-        ],
-      );
+      await tx.run(`INSERT INTO key_grants (tenant, ${GRANT_COLUMNS}) VALUES (${placeholders(18)})`, [
+        this.tenant,
+        grant.id,
+        grant.parent,
+        grant.session,
+        grant.branch,
+        grant.credential,
+        grant.mode,
+        grant.approval,
+        JSON.stringify(grant.allow),
+        grant.expiresAt,
+        grant.maxUses,
+        0,
+        grant.onBehalfOf,
+        grant.createdBy,
+        grant.createdAt,
+        null,
+        '',
+        '',
+      ]);
       await this.audit(tx, 'keys.grant.create', 'grant', grant.id, {
         ...this.attribution(grant),
         parent: grant.parent,
@@ -1133,29 +1130,26 @@ export class Keys {
       decided_at: null,
       used_at: null,
     };
-    await tx.run(
-      `INSERT INTO key_approvals (tenant, ${APPROVAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        this.tenant,
-        row.id,
-        row.grant_id,
-        row.session,
-        row.branch,
-        row.credential,
-        row.method,
-        row.url,
-        row.body_digest,
-        row.body_bytes,
-        row.preview,
-        row.state,
-        row.requested_by,
-        row.requested_at,
-        row.expires_at,
-        '',
-        null,
-        null,
-      ],
-    );
+    await tx.run(`INSERT INTO key_approvals (tenant, ${APPROVAL_COLUMNS}) VALUES (${placeholders(18)})`, [
+      this.tenant,
+      row.id,
+      row.grant_id,
+      row.session,
+      row.branch,
+      row.credential,
+      row.method,
+      row.url,
+      row.body_digest,
+      row.body_bytes,
+      row.preview,
+      row.state,
+      row.requested_by,
+      row.requested_at,
+      row.expires_at,
+      '',
+      null,
+      null,
+    ]);
     await this.audit(
       tx,
       'keys.approval.request',

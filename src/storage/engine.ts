@@ -17,6 +17,11 @@ export interface SqlExecutor {
   readonly lockRows: string;
 }
 
+/** `n` portable placeholders, `?, ?, …`, for an IN list or a VALUES row. */
+export function placeholders(n: number): string {
+  return new Array(n).fill('?').join(', ');
+}
+
 export interface EngineCapabilities {
   /** Concurrent write transactions share one durable flush. */
   groupCommit: boolean;
