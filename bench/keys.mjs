@@ -277,8 +277,6 @@ try {
     method: 'GET',
     pathAndQuery: '/invoices?page=1',
     body: Buffer.alloc(0),
-    bodyBytes: 0,
-    bodyDigest: sha256hex(''),
   };
   // The raw row carries about what a keys.use audit entry carries.
   const auditSize = Buffer.byteLength(
@@ -292,7 +290,7 @@ try {
       mode: 'read',
       method: 'GET',
       url: `http://${host}/api/invoices?page=1`,
-      bodyDigest: authRequest.bodyDigest,
+      bodyDigest: sha256hex(''),
     }),
   );
   stubDecision = await keys.authorizeRequest(authRequest);

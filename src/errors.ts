@@ -69,6 +69,11 @@ export function isCairnError(value: unknown, code?: ErrorCode): value is CairnEr
   return value instanceof CairnError && (code === undefined || value.code === code);
 }
 
+/** Bad input: the message says what was wrong and what to give instead. */
+export function invalidArgument(message: string, data: ErrorData = {}): CairnError {
+  return new CairnError('INVALID_ARGUMENT', message, data);
+}
+
 export function notFound(what: string, id: string): CairnError {
   return new CairnError(
     'NOT_FOUND',

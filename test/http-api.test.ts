@@ -56,8 +56,6 @@ beforeAll(async () => {
     method: 'POST',
     pathAndQuery: '/pay',
     body,
-    bodyBytes: body.length,
-    bodyDigest: 'd'.repeat(64),
   });
   if (held.outcome !== 'hold') throw new Error('expected a held write');
   ofB.approval = held.approval.id;

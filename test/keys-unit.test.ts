@@ -6,6 +6,7 @@ import type { Keys } from '../src/keys/keys.js';
 import { type RunningProxy, startProxy } from '../src/keys/proxy.js';
 import { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
+import { execInWorkspace } from '../src/unit/exec.js';
 import { Units } from '../src/unit/unit.js';
 import { tempDir } from './support/stores.js';
 import { put } from './support/trees.js';
@@ -166,8 +167,67 @@ describe('grants and the unit of work', () => {
     expect((await keys.getGrant(root.id)).revokedAt).not.toBeNull();
     expect(await get('main', ws.session)).toBe(403);
     expect(upstream.seen).toHaveLength(1);
+    // Ended grants count as drift only when the branch relied on them: recorded by a checkpoint
+    // (though never used), yes; neither recorded nor used, no.
+    const recorded = await keys.grant({
+      session: ws.session,
+      branch: 'main',
+      credential: 'billing',
+      mode: 'read',
+    });
+    await units.checkpoint({ workspace: ws.id, label: 'records the read grant' });
+    const unrelied = await keys.grant({
+      session: ws.session,
+      branch: 'main',
+      credential: 'billing',
+      mode: 'read',
+    });
+    await keys.revoke(recorded.id);
+    await keys.revoke(unrelied.id);
+    expect((await units.status(ws.id)).endedGrants.map((g) => g.id).sort()).toEqual(
+      [root.id, recorded.id].sort(),
+    );
     // The checkpoint taken by the restore records no grant: there is none active to record.
     const after = await units.checkpoint({ workspace: ws.id, label: 'after' });
     expect(after.grants).toEqual([]);
+  });
+
+  it('exec gives the child a handle that expires by itself and is revoked at exit, or when injection fails', async () => {
+    const { ws } = await unit();
+    const fabric = store.fabric(await store.localIdentity());
+    const handles = () =>
+      store.engine.read(ws.tenant, (tx) =>
+        tx.all<{ expires_at: number | null; revoked_at: number | null }>(
+          'SELECT expires_at, revoked_at FROM key_handles',
+        ),
+      );
+    const ran = await execInWorkspace(fabric, desk, {
+      workspace: ws.id,
+      command: ['sh', '-c', 'test -n "$CAIRN_HANDLE"'],
+      env: { PATH: process.env.PATH },
+      keys: { keys, proxyUrl: proxy.url },
+    });
+    expect(ran.exit).toBe(0);
+    await keys.addCredential({
+      name: 'deploy',
+      kind: 'env',
+      upstream: '',
+      value: Buffer.from('env-secret-5678'),
+    });
+    await expectCode(
+      execInWorkspace(fabric, desk, {
+        workspace: ws.id,
+        command: ['true'],
+        env: { PATH: process.env.PATH },
+        keys: { keys, proxyUrl: proxy.url, envCredentials: ['deploy'] },
+      }),
+      'FORBIDDEN',
+    );
+    const rows = await handles();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.revoked_at).not.toBeNull();
+      expect(row.expires_at).not.toBeNull();
+    }
   });
 });

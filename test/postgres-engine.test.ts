@@ -256,8 +256,6 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
       method: 'POST',
       pathAndQuery: '/x',
       body: Buffer.alloc(0),
-      bodyBytes: 0,
-      bodyDigest: '0'.repeat(64),
     });
     expect(held.outcome).toBe('hold');
     return { tenant: created.tenant, who, fabric, session: session.id, blob };

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { BlobStore } from '../blob/blob-store.js';
-import { CairnError, notFound } from '../errors.js';
+import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import { eventsAfter } from '../log/pages.js';
@@ -192,10 +192,6 @@ interface Handle {
 const RETRIES = 3;
 
 class Retry extends Error {}
-
-function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError('INVALID_ARGUMENT', message, data);
-}
 
 function isEmptyDir(path: string): boolean {
   return readdirSync(path).length === 0;

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { invalidArgument as invalid } from '../errors.js';
 
 /**
  * Grants: what one branch may do with one credential (DESIGN §6). A grant is
@@ -68,10 +68,6 @@ export interface GrantRequest {
   allow?: Partial<Allow>;
   expiresAt?: number | null;
   maxUses?: number | null;
-}
-
-function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError('INVALID_ARGUMENT', message, data);
 }
 
 function normaliseAllow(allow: Partial<Allow>, defaults: Allow): Allow {

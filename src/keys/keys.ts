@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { appendAudit } from '../audit/audit-chain.js';
-import { CairnError, notFound } from '../errors.js';
+import { sha256Hex } from '../digest.js';
+import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId, newSecret } from '../ids.js';
 import { BranchName, CredentialName } from '../schema.js';
@@ -15,6 +16,7 @@ import {
   type Grant,
   type GrantMode,
   type GrantRequest,
+  type GrantState,
   grantState,
   narrowedGrant,
   type RequestShape,
@@ -87,8 +89,6 @@ export interface ProxyRequest {
   method: string;
   /** Path under the credential's upstream, starting with `/`, plus any query. */
   pathAndQuery: string;
-  bodyDigest: string;
-  bodyBytes: number;
   body: Buffer;
   /**
    * The approval this very request was held for, once a person approved it.
@@ -250,10 +250,6 @@ function toApproval(r: ApprovalRow): Approval {
   };
 }
 
-function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError('INVALID_ARGUMENT', message, data);
-}
-
 /** An upstream base URL: http(s), no credentials, no query or fragment. */
 function parseUpstream(text: string, what: string): URL {
   let url: URL;
@@ -273,10 +269,6 @@ function parseUpstream(text: string, what: string): URL {
       [what]: url.origin,
     });
   return url;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Associated data binding a sealed value to its tenant, credential, version and field. */
@@ -447,8 +439,19 @@ export class Keys {
         sandboxUpstream,
         masterKeyId: sealed.masterKeyId,
       });
-      const row = await this.credentialRow(tx, name);
-      return toCredential(row as CredentialRow);
+      return {
+        id,
+        name,
+        kind: input.kind,
+        header,
+        upstream,
+        sandboxUpstream,
+        version: 1,
+        masterKeyId: sealed.masterKeyId,
+        createdBy: this.who.principal,
+        createdAt: at,
+        rotatedAt: at,
+      };
     });
   }
 
@@ -540,12 +543,10 @@ export class Keys {
         [this.tenant, name],
       );
       const revoked = grants.map((g) => g.id);
-      for (const id of revoked) {
-        await tx.run(
-          'UPDATE key_grants SET revoked_at = ?, revoked_by = ?, revoke_reason = ? WHERE tenant = ? AND id = ?',
-          [at, this.who.principal, 'credential deleted', this.tenant, id],
-        );
-      }
+      await tx.run(
+        'UPDATE key_grants SET revoked_at = ?, revoked_by = ?, revoke_reason = ? WHERE tenant = ? AND credential = ? AND revoked_at IS NULL',
+        [at, this.who.principal, 'credential deleted', this.tenant, name],
+      );
       await this.audit(tx, 'keys.credential.delete', 'credential', row.id, { name, revokedGrants: revoked });
       this.opened.delete(row.id);
       return { credential: name, revokedGrants: revoked };
@@ -654,6 +655,64 @@ export class Keys {
   }
 
   /**
+   * Everything a grant must satisfy besides its target branch existing: the
+   * credential exists and can serve the mode; the parent (if any) is on the
+   * same credential and session, is active with all its ancestors, belongs
+   * to a branch the caller may narrow from, and the grant only narrows it.
+   * Returns the grant's shape; writes nothing.
+   */
+  private async planGrant(
+    tx: SqlExecutor,
+    input: { session: string; credential: string; parent?: string } & GrantRequest,
+    at: number,
+  ): Promise<{ cred: CredentialRow; parent: Grant | null; shape: ReturnType<typeof narrowedGrant> }> {
+    const cred = await this.credentialRow(tx, input.credential);
+    if (!cred) throw notFound('credential', input.credential);
+    let parent: Grant | null = null;
+    if (input.parent) {
+      parent = (await this.grantRow(tx, input.parent)) ?? null;
+      if (!parent) throw notFound('grant', input.parent);
+      await this.requireBranch(tx, parent.session, parent.branch, 'narrow its grants');
+      if (parent.credential !== input.credential)
+        throw invalid(`grant ${parent.id} is for credential ${parent.credential}, not ${input.credential}`);
+      if (parent.session !== input.session)
+        throw invalid(`grant ${parent.id} belongs to another session`, { parent: parent.id });
+      const ended = (await this.chain(tx, parent)).find((g) => grantState(g, at) !== 'active');
+      if (ended)
+        throw new CairnError(
+          'FORBIDDEN',
+          `grant ${ended.id} is ${grantState(ended, at)}: it cannot be narrowed`,
+          {
+            grant: ended.id,
+          },
+        );
+    }
+    if (input.mode === 'sandbox' && cred.sandbox_sealed === null)
+      throw invalid(`credential ${cred.name} has no sandbox variant: add one before a sandbox grant`);
+    if (cred.kind === 'env' && input.approval === 'each-write')
+      throw invalid(
+        `credential ${cred.name} goes into a process's environment, where no single write can be held for approval: grant it without each-write, or use an HTTP credential through the proxy`,
+      );
+    const hosts = [cred.upstream, cred.sandbox_upstream].filter((u) => u !== '').map((u) => new URL(u).host);
+    return {
+      cred,
+      parent,
+      shape: narrowedGrant(parent, input, hosts.length > 0 ? hosts : ['localhost'], at),
+    };
+  }
+
+  /**
+   * Checks a grant that a branch still to be made would get (a fork checks
+   * every grant before it makes anything): throws as `grant` would; writes nothing.
+   */
+  async checkGrant(
+    input: { session: string; credential: string; parent?: string } & GrantRequest,
+  ): Promise<void> {
+    authorize(this.who, input.parent ? 'keys.grant.narrow' : 'keys.grant.root');
+    await this.engine.read(this.tenant, (tx) => this.planGrant(tx, input, this.now()));
+  }
+
+  /**
    * Issues a grant to a branch. With `parent`, it narrows that grant (which
    * must be active, on the same credential, and belong to the same session);
    * without, it is a root grant, for an admin: the person the branch acts for.
@@ -665,44 +724,13 @@ export class Keys {
       credential: string;
       parent?: string;
     } & GrantRequest,
-    tx?: SqlExecutor,
   ): Promise<Grant> {
     authorize(this.who, input.parent ? 'keys.grant.narrow' : 'keys.grant.root');
     parseInput(BranchName, input.branch, 'grant');
-    const run = async (tx: SqlExecutor): Promise<Grant> => {
+    return this.engine.write(this.tenant, async (tx) => {
       const at = this.now();
       await this.requireBranch(tx, input.session, input.branch, 'be given a grant by a member');
-      const cred = await this.credentialRow(tx, input.credential);
-      if (!cred) throw notFound('credential', input.credential);
-      let parent: Grant | null = null;
-      if (input.parent) {
-        parent = (await this.grantRow(tx, input.parent)) ?? null;
-        if (!parent) throw notFound('grant', input.parent);
-        await this.requireBranch(tx, parent.session, parent.branch, 'narrow its grants');
-        if (parent.credential !== input.credential)
-          throw invalid(`grant ${parent.id} is for credential ${parent.credential}, not ${input.credential}`);
-        if (parent.session !== input.session)
-          throw invalid(`grant ${parent.id} belongs to another session`, { parent: parent.id });
-        const ended = (await this.chain(tx, parent)).find((g) => grantState(g, at) !== 'active');
-        if (ended)
-          throw new CairnError(
-            'FORBIDDEN',
-            `grant ${ended.id} is ${grantState(ended, at)}: it cannot be narrowed`,
-            {
-              grant: ended.id,
-            },
-          );
-      }
-      if (input.mode === 'sandbox' && cred.sandbox_sealed === null)
-        throw invalid(`credential ${cred.name} has no sandbox variant: add one before a sandbox grant`);
-      if (cred.kind === 'env' && input.approval === 'each-write')
-        throw invalid(
-          `credential ${cred.name} goes into a process's environment, where no single write can be held for approval: grant it without each-write, or use an HTTP credential through the proxy`,
-        );
-      const hosts = [cred.upstream, cred.sandbox_upstream]
-        .filter((u) => u !== '')
-        .map((u) => new URL(u).host);
-      const shape = narrowedGrant(parent, input, hosts.length > 0 ? hosts : ['localhost'], at);
+      const { cred, parent, shape } = await this.planGrant(tx, input, at);
       const grant: Grant = {
         id: newId('grant', at),
         parent: parent?.id ?? '',
@@ -748,13 +776,7 @@ export class Keys {
         maxUses: grant.maxUses,
       });
       return grant;
-    };
-    return tx ? run(tx) : this.engine.write(this.tenant, run);
-  }
-
-  /** Runs fn in one write transaction of this tenant (for callers that issue several grants at once). */
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.engine.write(this.tenant, fn);
+    });
   }
 
   private attribution(grant: Grant, agent = this.who.principal) {
@@ -806,18 +828,20 @@ export class Keys {
     filter: { session?: string; branch?: string } = {},
   ): Promise<(Grant & { state: GrantState })[]> {
     authorize(this.who, 'keys.read');
+    const where = [
+      'tenant = ?',
+      ...(filter.session === undefined ? [] : ['session = ?']),
+      ...(filter.branch === undefined ? [] : ['branch = ?']),
+    ];
+    const params = [this.tenant, ...[filter.session, filter.branch].filter((v) => v !== undefined)];
     const rows = await this.engine.read(this.tenant, (tx) =>
-      tx.all<GrantRow>(`SELECT ${GRANT_COLUMNS} FROM key_grants WHERE tenant = ? ORDER BY id`, [this.tenant]),
+      tx.all<GrantRow>(
+        `SELECT ${GRANT_COLUMNS} FROM key_grants WHERE ${where.join(' AND ')} ORDER BY id`,
+        params,
+      ),
     );
     const now = this.now();
-    return rows
-      .map(toGrant)
-      .filter(
-        (g) =>
-          (filter.session === undefined || g.session === filter.session) &&
-          (filter.branch === undefined || g.branch === filter.branch),
-      )
-      .map((g) => ({ ...g, state: grantState(g, now) }));
+    return rows.map(toGrant).map((g) => ({ ...g, state: grantState(g, now) }));
   }
 
   // ---- handles --------------------------------------------------------------------------------
@@ -843,7 +867,7 @@ export class Keys {
       await this.requireBranch(tx, input.session, input.branch, 'take a handle for it');
       await tx.run(
         'INSERT INTO key_handles (tenant, id, session, branch, principal, secret_hash, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)',
-        [this.tenant, id, input.session, input.branch, this.who.principal, sha256(secret), at, expiresAt],
+        [this.tenant, id, input.session, input.branch, this.who.principal, sha256Hex(secret), at, expiresAt],
       );
       await this.audit(tx, 'keys.handle.issue', 'handle', id, {
         agent: this.who.principal,
@@ -899,7 +923,7 @@ export class Keys {
     );
     if (!row) return 'the branch handle is unknown';
     const expected = Buffer.from(row.secret_hash, 'hex');
-    if (!timingSafeEqual(expected, Buffer.from(sha256(match[3] as string), 'hex')))
+    if (!timingSafeEqual(expected, Buffer.from(sha256Hex(match[3] as string), 'hex')))
       return 'the branch handle is unknown';
     if (row.revoked_at !== null) return `branch handle ${row.id} was revoked`;
     if (row.expires_at !== null && num(row.expires_at) <= at) return `branch handle ${row.id} expired`;
@@ -928,6 +952,7 @@ export class Keys {
     options: { approvalTimeoutMs?: number } = {},
   ): Promise<ProxyDecision> {
     const method = request.method.toUpperCase();
+    const bodyDigest = sha256Hex(request.body);
     return this.engine.write(this.tenant, async (tx) => {
       const at = this.now();
       const handle = await this.resolveHandle(tx, request.handle, at);
@@ -948,7 +973,7 @@ export class Keys {
             credential: request.credential,
             method,
             path: request.pathAndQuery.split('?')[0],
-            bodyDigest: request.bodyDigest,
+            bodyDigest,
             reason: message,
             ...extra,
           },
@@ -992,17 +1017,18 @@ export class Keys {
           mode: grant.mode,
           method,
           url: target.href,
-          bodyDigest: request.bodyDigest,
+          bodyDigest,
         };
         let approvalId: string | undefined;
         if (decision.needsApproval) {
           if (request.approval === undefined) {
+            const values = this.openRow(cred);
             const approval = await this.requestApproval(tx, grant, handle.principal, {
               method,
               url: target.href,
               body: request.body,
-              bodyDigest: request.bodyDigest,
-              secrets: Object.values(this.openRow(cred)),
+              bodyDigest,
+              secrets: [values.live, values.sandbox],
               timeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
             });
             return { outcome: 'hold', approval, grant: grant.id };
@@ -1013,7 +1039,7 @@ export class Keys {
             grant.id,
             method,
             target.href,
-            request.bodyDigest,
+            bodyDigest,
             at,
           );
           if (problem) return deny(problem, { grant: grant.id, approval: request.approval });
@@ -1212,16 +1238,25 @@ export class Keys {
   async listApprovals(filter: { state?: Approval['state'] | 'all' } = {}): Promise<Approval[]> {
     authorize(this.who, 'keys.read');
     const state = filter.state ?? 'pending';
-    const rows = await this.engine.read(this.tenant, (tx) =>
-      tx.all<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM key_approvals WHERE tenant = ? ORDER BY id`, [
-        this.tenant,
-      ]),
-    );
     const now = this.now();
+    // A pending approval past its time counts as expired.
+    const [where, params]: [string, (string | number)[]] =
+      state === 'all'
+        ? ['', []]
+        : state === 'pending'
+          ? [" AND state = 'pending' AND expires_at > ?", [now]]
+          : state === 'expired'
+            ? [" AND (state = 'expired' OR (state = 'pending' AND expires_at <= ?))", [now]]
+            : [' AND state = ?', [state]];
+    const rows = await this.engine.read(this.tenant, (tx) =>
+      tx.all<ApprovalRow>(
+        `SELECT ${APPROVAL_COLUMNS} FROM key_approvals WHERE tenant = ?${where} ORDER BY id`,
+        [this.tenant, ...params],
+      ),
+    );
     return rows
       .map(toApproval)
-      .map((a) => (a.state === 'pending' && a.expiresAt <= now ? { ...a, state: 'expired' as const } : a))
-      .filter((a) => state === 'all' || a.state === state);
+      .map((a) => (a.state === 'pending' && a.expiresAt <= now ? { ...a, state: 'expired' as const } : a));
   }
 
   /**
@@ -1312,11 +1347,11 @@ export class Keys {
           injected: cred.header,
         });
         const values = this.openRow(cred);
-        return {
-          variable: cred.header,
-          value: grant.mode === 'sandbox' ? values.sandbox || values.live : values.live,
-          grant: grant.id,
-        };
+        // Never the live value in place of a missing sandbox one (a sandbox grant needs one to exist).
+        const value = grant.mode === 'sandbox' ? values.sandbox : values.live;
+        if (value === '')
+          throw new CairnError('CORRUPT', `credential ${cred.name} has no sandbox value to inject`, {});
+        return { variable: cred.header, value, grant: grant.id };
       }
       throw new CairnError(
         'FORBIDDEN',
@@ -1325,18 +1360,6 @@ export class Keys {
       );
     });
   }
-
-  /** Grants of a branch that ended (revoked, expired, used up) though the branch relied on them. */
-  async endedGrants(
-    session: string,
-    branch: string,
-    reliedOn: ReadonlySet<string>,
-  ): Promise<(Grant & { state: GrantState })[]> {
-    const grants = await this.listGrants({ session, branch });
-    return grants.filter((g) => g.state !== 'active' && (reliedOn.has(g.id) || g.uses > 0));
-  }
 }
 
 export type { GrantState } from './grants.js';
-
-import type { GrantState } from './grants.js';

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CairnError } from '../errors.js';
+import { CairnError, HTTP_STATUS } from '../errors.js';
 import { type Approval, DEFAULT_APPROVAL_TIMEOUT_MS, Keys } from './keys.js';
 
 /**
@@ -177,22 +176,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     // An approval is consumed only by the connection holding its request: an `x-cairn-approval`
     // from the agent is dropped like any other Cairn header, so no copy can take it.
-    const request = {
-      handle,
-      credential,
-      method,
-      pathAndQuery,
-      body,
-      bodyBytes: body.length,
-      bodyDigest: createHash('sha256').update(body).digest('hex'),
-    };
+    const request = { handle, credential, method, pathAndQuery, body };
+    const path = pathAndQuery.split('?')[0];
     const gone = () => res.destroyed || req.socket.destroyed;
     let decision = await keys.authorizeRequest(request, { approvalTimeoutMs: timeoutMs });
     if (decision.outcome === 'hold') {
       const held = decision.approval;
-      log(
-        `proxy: hold ${method} ${credential} ${pathAndQuery.split('?')[0]} branch=${held.branch} approval=${held.id}`,
-      );
+      log(`proxy: hold ${method} ${credential} ${path} branch=${held.branch} approval=${held.id}`);
       const settled = await waitForDecision(keys, held, gone);
       if (settled.state === 'approved' && !gone()) {
         decision = await keys.authorizeRequest(
@@ -209,7 +199,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
               ? `not decided within ${timeoutMs} ms`
               : settled.state;
         log(
-          `proxy: 403 ${method} ${credential} ${pathAndQuery.split('?')[0]} approval=${held.id} ${settled.state === 'pending' ? 'expired' : settled.state}`,
+          `proxy: 403 ${method} ${credential} ${path} approval=${held.id} ${settled.state === 'pending' ? 'expired' : settled.state}`,
         );
         answer(res, 403, 'FORBIDDEN', `the write was not approved (${why}): nothing was sent upstream`, {
           approval: held.id,
@@ -219,7 +209,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
     }
     if (decision.outcome === 'deny') {
-      log(`proxy: ${decision.status} ${method} ${credential} ${pathAndQuery.split('?')[0]} denied`);
+      log(`proxy: ${decision.status} ${method} ${credential} ${path} denied`);
       answer(res, decision.status, decision.code, decision.message);
       return;
     }
@@ -291,7 +281,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       log(`proxy: 500 ${req.method} (${e ? e.code : 'INTERNAL'})`);
       answer(
         res,
-        e?.code === 'UNAVAILABLE' ? 503 : 500,
+        e ? HTTP_STATUS[e.code] : 500,
         e?.code ?? 'INTERNAL',
         e?.message ?? 'the proxy failed: see its log',
       );

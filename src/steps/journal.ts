@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
-import { CairnError } from '../errors.js';
+import { CairnError, invalidArgument as invalid } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { readAll } from '../log/pages.js';
 import type { CairnEvent } from '../types.js';
@@ -113,10 +113,6 @@ export interface StepPayload {
 }
 
 const POLICIES: readonly StepPolicy[] = ['retry-same-key', 'probe', 'escalate'];
-
-function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError('INVALID_ARGUMENT', message, data);
-}
 
 export class Journal {
   private readonly records = new Map<number, StepRecord>();

@@ -89,23 +89,28 @@ export async function execInWorkspace(
   const env: Record<string, string | undefined> = { ...input.env };
   for (const name of WITHHELD_VARIABLES) delete env[name];
   let handleId: string | undefined;
-  if (input.keys) {
-    // A handle for this child only: revoked when it exits.
-    const issued = await input.keys.keys.issueHandle({ session: ws.session, branch: ws.branch });
-    handleId = issued.id;
-    env.CAIRN_PROXY_URL = input.keys.proxyUrl;
-    env.CAIRN_HANDLE = issued.handle;
-    env.CAIRN_BRANCH = ws.branch;
-    for (const credential of input.keys.envCredentials ?? []) {
-      const injected = await input.keys.keys.envForChild({
+  try {
+    if (input.keys) {
+      // A handle for this child only: revoked when it exits (or when injecting a credential fails),
+      // and expiring on its own should that revocation never run.
+      const issued = await input.keys.keys.issueHandle({
         session: ws.session,
         branch: ws.branch,
-        credential,
+        ttlMs: EXEC_HANDLE_TTL_MS,
       });
-      env[injected.variable] = injected.value;
+      handleId = issued.id;
+      env.CAIRN_PROXY_URL = input.keys.proxyUrl;
+      env.CAIRN_HANDLE = issued.handle;
+      env.CAIRN_BRANCH = ws.branch;
+      for (const credential of input.keys.envCredentials ?? []) {
+        const injected = await input.keys.keys.envForChild({
+          session: ws.session,
+          branch: ws.branch,
+          credential,
+        });
+        env[injected.variable] = injected.value;
+      }
     }
-  }
-  try {
     return await runStep(fabric, desk, ws, resolved, args, input.command, env);
   } finally {
     if (handleId) await input.keys?.keys.revokeHandle(handleId);

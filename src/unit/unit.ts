@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { Desk, RestorePreview } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { sha256Hex } from '../digest.js';
-import { CairnError } from '../errors.js';
+import { CairnError, invalidArgument as invalid } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { randomHex } from '../ids.js';
-import { type GrantRequest, grantState, narrowedGrant } from '../keys/grants.js';
+import { type GrantRequest, grantState } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { eventsAfter, readAll } from '../log/pages.js';
 import { BranchName } from '../schema.js';
@@ -97,10 +97,6 @@ export interface UnitRestorePreview {
     /** External effects nothing undoes: an email sent stays sent. */
     cannotUndo: StepEffect[];
   };
-}
-
-function invalid(message: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError('INVALID_ARGUMENT', message, data);
 }
 
 /** Runs one check command in the workspace: exit code and output digest, never the output itself. */
@@ -378,7 +374,6 @@ export class Units {
           { branch: checkpoint.branch },
         );
     }
-    const now = Date.now();
     const held = await keys.listGrants({ session: checkpoint.session, branch: checkpoint.branch });
     return Promise.all(
       grants.map((specs) =>
@@ -401,22 +396,12 @@ export class Units {
                   `branch ${checkpoint.branch} holds no grant on ${spec.credential} to narrow: ask an admin to grant it`,
                   { credential: spec.credential },
                 );
+              await keys.checkGrant({ ...spec, session: checkpoint.session });
               return spec;
             }
-            if (parent.session !== checkpoint.session || parent.credential !== spec.credential)
-              throw invalid(`grant ${parent.id} is not a grant on ${spec.credential} in this session`, {
-                parent: parent.id,
-              });
-            if (grantState(parent, now) !== 'active')
-              throw new CairnError(
-                'FORBIDDEN',
-                `grant ${parent.id} is ${grantState(parent, now)}: it cannot be narrowed`,
-                {
-                  grant: parent.id,
-                },
-              );
-            narrowedGrant(parent, spec, parent.allow.hosts, now);
-            return { ...spec, parent: parent.id };
+            const planned = { ...spec, parent: parent.id };
+            await keys.checkGrant({ ...planned, session: checkpoint.session });
+            return planned;
           }),
         ),
       ),
@@ -534,19 +519,29 @@ export class Units {
     };
   }
 
-  /** Ended grants of a workspace's branch that a checkpoint on its path recorded, or that it used. */
+  /**
+   * Ended grants of a workspace's branch that a checkpoint on its path
+   * recorded, or that it used. The log is read only when an ended grant was
+   * never used (then only a checkpoint can show the branch relied on it).
+   */
   private async endedGrants(
     ws: Workspace,
   ): Promise<{ id: string; credential: string; mode: string; state: string }[]> {
-    const { events } = await readAll((from) =>
-      this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 10_000 }),
+    const ended = (await (this.keys as Keys).listGrants({ session: ws.session, branch: ws.branch })).filter(
+      (g) => g.state !== 'active',
     );
     const recorded = new Set<string>();
-    for (const e of events) {
-      if (e.kind !== UNIT_CHECKPOINT_EVENT) continue;
-      for (const g of (e.payload as { grants?: GrantRef[] }).grants ?? []) recorded.add(g.id);
+    if (ended.some((g) => g.uses === 0)) {
+      const { events } = await readAll((from) =>
+        this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 10_000 }),
+      );
+      for (const e of events) {
+        if (e.kind !== UNIT_CHECKPOINT_EVENT) continue;
+        for (const g of (e.payload as { grants?: GrantRef[] }).grants ?? []) recorded.add(g.id);
+      }
     }
-    const ended = await (this.keys as Keys).endedGrants(ws.session, ws.branch, recorded);
-    return ended.map((g) => ({ id: g.id, credential: g.credential, mode: g.mode, state: g.state }));
+    return ended
+      .filter((g) => g.uses > 0 || recorded.has(g.id))
+      .map((g) => ({ id: g.id, credential: g.credential, mode: g.mode, state: g.state }));
   }
 }
