@@ -75,6 +75,16 @@ export class EmbeddedFabric implements Fabric {
     return this.write('branch.rewind', (tx, now) => log.rewindBranch(tx, this.who, valid, now));
   }
 
+  async moveHead(input: schema.MoveHeadInput) {
+    const valid = parseInput(schema.MoveHeadInput, input, 'move head');
+    return this.write('branch.move', (tx, now) => log.moveHead(tx, this.who, valid, now));
+  }
+
+  async readPath(input: schema.ReadPathInput) {
+    const valid = parseInput(schema.ReadPathInput, input, 'read path');
+    return this.read('log.read', (tx) => log.readPath(tx, this.who, valid));
+  }
+
   async listBranches(session: string) {
     const valid = parseInput(schema.SessionId, session, 'list branches');
     return this.read('branch.read', (tx) => log.listBranches(tx, this.who, valid));

@@ -4,7 +4,9 @@ import type {
   CreateTokenInput,
   ForkInput,
   ListSessionsInput,
+  MoveHeadInput,
   ReadBranchInput,
+  ReadPathInput,
   RewindInput,
 } from './schema.js';
 import type {
@@ -43,6 +45,15 @@ export interface Fabric {
   fork(input: ForkInput): Promise<Branch>;
   /** Moves a branch head back to an event on its path; the old head stays readable. */
   rewind(input: RewindInput): Promise<Branch>;
+  /**
+   * Moves a branch head to any event of its session (back, forward or onto
+   * another line): nothing is written or removed, the move is recorded in
+   * `branchHistory`. `ifHead` makes it a compare-and-swap (CONFLICT when the
+   * head moved).
+   */
+  moveHead(input: MoveHeadInput): Promise<Branch>;
+  /** Events root → one event, paged like `readBranch`, whatever branch heads point at. */
+  readPath(input: ReadPathInput): Promise<EventPage>;
   listBranches(session: string): Promise<Branch[]>;
   branchHistory(session: string, branch: string): Promise<RefLogEntry[]>;
 

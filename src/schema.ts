@@ -110,6 +110,25 @@ export const RewindInput = z
   })
   .strict();
 
+/** A head move to any event of the session (a unit restore, undo or redo); `ifHead` makes it a compare-and-swap. */
+export const MoveHeadInput = z
+  .object({
+    session: SessionId,
+    branch: BranchName,
+    to: EventId,
+    ifHead: EventId.optional(),
+  })
+  .strict();
+
+/** The path root → one event, paged by sequence number, whatever branch heads point at. */
+export const ReadPathInput = z
+  .object({
+    to: EventId,
+    from: z.number().int().min(1).default(1),
+    limit: z.number().int().min(1).max(10_000).default(1000),
+  })
+  .strict();
+
 export const CreateTokenInput = z
   .object({
     /** Existing principal to mint for; omit to create a new principal (kind, name, role). */
@@ -142,6 +161,8 @@ export type AppendInput = z.input<typeof AppendInput>;
 export type ReadBranchInput = z.input<typeof ReadBranchInput>;
 export type ForkInput = z.input<typeof ForkInput>;
 export type RewindInput = z.input<typeof RewindInput>;
+export type MoveHeadInput = z.input<typeof MoveHeadInput>;
+export type ReadPathInput = z.input<typeof ReadPathInput>;
 export type CreateTokenInput = z.input<typeof CreateTokenInput>;
 
 /** The same inputs after validation, defaults filled in. */
@@ -151,4 +172,6 @@ export type ValidAppend = z.output<typeof AppendInput>;
 export type ValidReadBranch = z.output<typeof ReadBranchInput>;
 export type ValidFork = z.output<typeof ForkInput>;
 export type ValidRewind = z.output<typeof RewindInput>;
+export type ValidMoveHead = z.output<typeof MoveHeadInput>;
+export type ValidReadPath = z.output<typeof ReadPathInput>;
 export type ValidCreateToken = z.output<typeof CreateTokenInput>;

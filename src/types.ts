@@ -83,7 +83,7 @@ export interface SessionPage {
 /** One move of a branch head other than an append: the branch's reflog. */
 export interface RefLogEntry {
   branch: string;
-  op: 'create' | 'fork' | 'rewind';
+  op: 'create' | 'fork' | 'rewind' | 'move';
   headBefore: string;
   headAfter: string;
   by: string;

@@ -89,7 +89,7 @@ describe('the unit of work', () => {
     // The log head moved back to the checkpoint: the steps after it are off the branch's path.
     expect((await Journal.open(fabric, { session: ws.session, branch: ws.branch })).steps()).toEqual([]);
     const history = await fabric.branchHistory(ws.session, ws.branch);
-    expect(history.at(-1)).toMatchObject({ op: 'rewind', headAfter: start.id });
+    expect(history.at(-1)).toMatchObject({ op: 'move', headAfter: start.id });
   });
 
   it('refuses to fork or restore a checkpoint whose checks failed, unless asked', async () => {
@@ -229,7 +229,7 @@ describe('the unit of work', () => {
     const other = (await desk.attach({ dir: otherDir })).workspace;
     const theirs = await units.checkpoint({ workspace: other.id });
     await expectCode(units.restore(theirs.id, { workspace: ws.id }), 'INVALID_ARGUMENT');
-    await expectCode(units.previewRestore(theirs.id, ws.id), 'INVALID_ARGUMENT');
+    await expectCode(units.previewRestore(theirs.id, { workspace: ws.id }), 'INVALID_ARGUMENT');
     await expectCode(
       units.get((await fabric.readBranch({ session: ws.session })).events[0]!.id),
       'NOT_FOUND',

@@ -292,6 +292,39 @@ const branchRewind: FabricCommand = {
   },
 };
 
+const branchMove: FabricCommand = {
+  target: 'fabric',
+  names: ['branch', 'move'],
+  args: ['SESSION', 'BRANCH'],
+  flags: [
+    {
+      name: 'to',
+      type: 'string',
+      value: 'EVENT',
+      help: 'any event of the session to move the head to',
+      required: true,
+    },
+    {
+      name: 'if-head',
+      type: 'string',
+      value: 'EVENT',
+      help: 'move only while the head is still this event (else CONFLICT)',
+    },
+  ],
+  summary: 'move a branch head to any event of its session: back, forward or onto another line (recorded)',
+  async run(fabric, { values, positionals, out }) {
+    const ifHead = stringFlag(values, 'if-head');
+    const branch = await fabric.moveHead({
+      session: positionals[0]!,
+      branch: positionals[1]!,
+      to: stringFlag(values, 'to')!,
+      ...(ifHead === undefined ? {} : { ifHead }),
+    });
+    out.result(branch, `moved branch ${branch.name} to seq ${branch.headSeq} (${branch.head || 'empty'})`);
+    return EXIT.ok;
+  },
+};
+
 const branchList: FabricCommand = {
   target: 'fabric',
   names: ['branch', 'ls'],
@@ -311,7 +344,7 @@ const branchHistory: FabricCommand = {
   names: ['branch', 'history'],
   args: ['SESSION', 'BRANCH'],
   flags: [],
-  summary: 'show how a branch head moved (create, fork, rewind), oldest first',
+  summary: 'show how a branch head moved (create, fork, rewind, move), oldest first',
   async run(fabric, { positionals, out }) {
     const [session, branch] = positionals as [string, string];
     const history = await fabric.branchHistory(session, branch);
@@ -378,6 +411,7 @@ export const FABRIC_COMMANDS: FabricCommand[] = [
   logShow,
   branchFork,
   branchRewind,
+  branchMove,
   branchList,
   branchHistory,
   auditVerify,

@@ -147,29 +147,25 @@ const restore: StoreCommand = {
     { name: 'allow-unaccepted', type: 'boolean', help: 'restore a checkpoint whose checks failed' },
   ],
   summary:
-    'restore the unit to a checkpoint (checkpoints first; log head and workspace move back as a new operation)',
+    'restore the unit to any checkpoint of its session (checkpoints first; the log head moves there and the workspace follows, as a new operation that prints its undo)',
   async run(dir, call) {
     return withUnit(dir, call, async ({ units, ws }) => {
       const id = call.positionals[0]!;
-      const named = stringFlag(call.values, 'ws') === undefined ? undefined : ws.id;
-      const preview =
-        call.values.preview === true
-          ? await units.previewRestore(id, named ?? ws.id)
-          : (
-              await units.restore(id, {
-                workspace: ws.id,
-                allowUnaccepted: call.values['allow-unaccepted'] === true,
-              })
-            ).preview;
+      const options = { workspace: ws.id, allowUnaccepted: call.values['allow-unaccepted'] === true };
+      const previewOnly = call.values.preview === true;
+      const done = previewOnly ? undefined : await units.restore(id, options);
+      const preview = done?.preview ?? (await units.previewRestore(id, options));
       const s = preview.steps;
-      call.out.result(preview, [
-        `${call.values.preview === true ? 'restoring' : 'restored'} ${id}: ${preview.files.length} paths, ${preview.eventsAfter.length} events after it`,
+      const back = preview.eventsBack.length > 0 ? `, ${preview.eventsBack.length} events back on it` : '';
+      call.out.result(done ? { ...preview, before: done.before, undo: done.undo } : preview, [
+        `${previewOnly ? 'restoring' : 'restored'} ${id}: ${preview.files.length} paths, ${preview.eventsAfter.length} events off the branch's path${back}`,
         ...preview.files.map((f) => `  ${f.change} ${f.path}`),
         ...s.undone.map((e) => `  step ${e.position} ${e.name}: undone (local only)`),
         ...s.compensation.map(
           (e) => `  step ${e.position} ${e.name}: compensation available (${e.compensate?.name})`,
         ),
         ...s.cannotUndo.map((e) => `  step ${e.position} ${e.name}: cannot be undone (external effect)`),
+        ...(done ? [`undo: cairn restore ${done.undo}`] : []),
       ]);
       return EXIT.ok;
     });

@@ -183,6 +183,15 @@ export class RemoteFabric implements Fabric {
     return this.call('POST', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/rewind`, body);
   }
 
+  moveHead(input: schema.MoveHeadInput): Promise<Branch> {
+    const { session, branch, ...body } = input;
+    return this.call('POST', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/move`, body);
+  }
+
+  readPath(input: schema.ReadPathInput): Promise<EventPage> {
+    return this.call('GET', `/v1/events/${seg(input.to)}/path${query({ from: input.from, limit: input.limit })}`);
+  }
+
   listBranches(session: string): Promise<Branch[]> {
     return this.call('GET', `/v1/sessions/${seg(session)}/branches`);
   }

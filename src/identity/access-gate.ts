@@ -13,6 +13,7 @@ export type Action =
   | 'log.read'
   | 'branch.fork'
   | 'branch.rewind'
+  | 'branch.move'
   | 'branch.read'
   | 'token.create.self'
   | 'token.create.other'

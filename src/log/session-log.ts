@@ -7,7 +7,9 @@ import type {
   ValidCreateSession,
   ValidFork,
   ValidListSessions,
+  ValidMoveHead,
   ValidReadBranch,
+  ValidReadPath,
   ValidRewind,
 } from '../schema.js';
 import { RetryTransaction, type SqlExecutor } from '../storage/engine.js';
@@ -104,7 +106,11 @@ async function requireEvent(tx: SqlExecutor, tenant: string, id: string): Promis
  */
 const MAX_LINE_DEPTH = 100_000;
 
-async function pathSegments(tx: SqlExecutor, tenant: string, branch: BranchRow): Promise<Segment[]> {
+async function pathSegments(
+  tx: SqlExecutor,
+  tenant: string,
+  branch: Pick<BranchRow, 'head' | 'head_line' | 'head_seq'>,
+): Promise<Segment[]> {
   if (branch.head_line === '') return [];
   // One recursive query walks head line → base line → … → root line, however many forks or rewinds deep.
   const rows = await tx.all<{ id: string; base_line: string; base_seq: number; depth: number }>(
@@ -130,7 +136,7 @@ async function pathSegments(tx: SqlExecutor, tenant: string, branch: BranchRow):
   if (expected !== '') {
     throw new CairnError(
       'CORRUPT',
-      `line ${expected} of branch ${branch.id} is missing: the store is damaged`,
+      `line ${expected} on the path to ${branch.head || 'the root'} is missing: the store is damaged`,
       {
         line: expected,
       },
@@ -358,25 +364,47 @@ export async function appendEvent(
 
 export async function readBranch(tx: SqlExecutor, who: Identity, input: ValidReadBranch): Promise<EventPage> {
   const branch = await requireBranch(tx, who.tenant, input.session, input.branch);
-  const last = Math.min(branch.head_seq, input.from + input.limit - 1);
+  return readPathPage(tx, who.tenant, input.session, branch, input);
+}
+
+/** The path root → an event, paged like a branch: what a branch whose head is that event would read. */
+export async function readPath(tx: SqlExecutor, who: Identity, input: ValidReadPath): Promise<EventPage> {
+  const event = await requireEvent(tx, who.tenant, input.to);
+  return readPathPage(
+    tx,
+    who.tenant,
+    event.session,
+    { head: event.id, head_line: event.line, head_seq: event.seq },
+    input,
+  );
+}
+
+async function readPathPage(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  head: Pick<BranchRow, 'head' | 'head_line' | 'head_seq'>,
+  page: { from: number; limit: number },
+): Promise<EventPage> {
+  const last = Math.min(head.head_seq, page.from + page.limit - 1);
   const events: CairnEvent[] = [];
-  if (input.from <= last) {
-    for (const segment of await pathSegments(tx, who.tenant, branch)) {
-      const lo = Math.max(segment.lo, input.from);
+  if (page.from <= last) {
+    for (const segment of await pathSegments(tx, tenant, head)) {
+      const lo = Math.max(segment.lo, page.from);
       const hi = Math.min(segment.hi, last);
       if (lo > hi) continue;
       const rows = await tx.all<PathRow>(
         `SELECT ${PATH_COLUMNS} FROM events WHERE tenant = ? AND line = ? AND seq >= ? AND seq <= ? ORDER BY seq`,
-        [who.tenant, segment.line, lo, hi],
+        [tenant, segment.line, lo, hi],
       );
-      for (const event of toEvents(rows, input.session)) events.push(event);
+      for (const event of toEvents(rows, session)) events.push(event);
     }
   }
   return {
     events,
-    next: last < branch.head_seq ? last + 1 : null,
-    head: branch.head,
-    headSeq: branch.head_seq,
+    next: last < head.head_seq ? last + 1 : null,
+    head: head.head,
+    headSeq: head.head_seq,
   };
 }
 
@@ -482,10 +510,46 @@ export async function rewindBranch(
   if (!onPath(await pathSegments(tx, who.tenant, branch), target)) {
     throw new CairnError(
       'INVALID_ARGUMENT',
-      `event ${input.to} is not on branch ${input.branch} (root → head): rewind moves a head back along its own path; use fork to start from another event`,
+      `event ${input.to} is not on branch ${input.branch} (root → head): rewind moves a head back along its own path; use a head move (move) to go to any event of the session, or fork to start a new branch there`,
       { event: input.to, branch: input.branch },
     );
   }
+  return setHead(tx, who, branch, target, 'rewind', now);
+}
+
+/**
+ * Moves a branch head to any event of its session — back, forward, or onto
+ * another line — as a new operation: no event is written or removed, the
+ * old head stays readable, and `branchHistory` records the move. With
+ * `ifHead` the move happens only while the head is still that event.
+ */
+export async function moveHead(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidMoveHead,
+  now: number,
+): Promise<Branch> {
+  const branch = await requireBranch(tx, who.tenant, input.session, input.branch, tx.lockRows);
+  const target = await eventInSession(tx, who, input.to, input.session);
+  if (input.ifHead !== undefined && input.ifHead !== branch.head) {
+    throw new CairnError(
+      'CONFLICT',
+      `branch ${input.branch} is at ${branch.head || '(root)'}, not ${input.ifHead}: it moved since you read it; read it again and decide`,
+      { branch: input.branch, head: branch.head, expected: input.ifHead },
+    );
+  }
+  return setHead(tx, who, branch, target, 'move', now);
+}
+
+/** Points a branch at an event by compare-and-swap on its head; a move to the head itself records nothing. */
+async function setHead(
+  tx: SqlExecutor,
+  who: Identity,
+  branch: BranchRow,
+  target: EventRow,
+  op: 'rewind' | 'move',
+  now: number,
+): Promise<Branch> {
   if (target.id === branch.head) return toBranch(branch);
   const swapped = await tx.run(
     `UPDATE branches SET head = ?, head_seq = ?, head_line = ?, own_line = '', updated_at = ?
@@ -493,7 +557,7 @@ export async function rewindBranch(
     [target.id, target.seq, target.line, now, who.tenant, branch.id, branch.head],
   );
   if (swapped !== 1) throw new RetryTransaction(`head of branch ${branch.id} moved`);
-  await recordRefMove(tx, who, branch, 'rewind', branch.head, target.id, target.seq, now);
+  await recordRefMove(tx, who, branch, op, branch.head, target.id, target.seq, now);
   return toBranch({
     ...branch,
     head: target.id,

@@ -200,6 +200,18 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       } as never),
     ),
   );
+  v1.post('/sessions/:session/branches/:branch/move', async (c) =>
+    c.json(
+      await c.var.fabric.moveHead({
+        ...(await jsonBody(c)),
+        session: c.req.param('session'),
+        branch: c.req.param('branch'),
+      } as never),
+    ),
+  );
+  v1.get('/events/:event/path', async (c) =>
+    c.json(await c.var.fabric.readPath({ ...queryArgs(c, ['from', 'limit']), to: c.req.param('event') } as never)),
+  );
   v1.get('/sessions/:session/branches/:branch/history', async (c) =>
     c.json(await c.var.fabric.branchHistory(c.req.param('session'), c.req.param('branch'))),
   );

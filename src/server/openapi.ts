@@ -66,9 +66,22 @@ const OPERATIONS: Operation[] = [
     pathFields: ['session', 'branch'],
   },
   {
+    method: 'post',
+    path: '/v1/sessions/{session}/branches/{branch}/move',
+    summary: 'Move a branch head to any event of its session (ifHead: compare-and-swap)',
+    body: schema.MoveHeadInput,
+    pathFields: ['session', 'branch'],
+  },
+  {
+    method: 'get',
+    path: '/v1/events/{event}/path',
+    summary: 'Read the path root to an event, paged by sequence number',
+    query: { from: 'integer', limit: 'integer' },
+  },
+  {
     method: 'get',
     path: '/v1/sessions/{session}/branches/{branch}/history',
-    summary: 'Head moves of a branch (fork, rewind)',
+    summary: 'Head moves of a branch (create, fork, rewind, move)',
   },
   {
     method: 'post',

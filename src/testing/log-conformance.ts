@@ -165,6 +165,51 @@ export function describeLogConformance(
       await expectCode(a.rewind({ session: s.id, branch: 'main', to: e2.id }), 'INVALID_ARGUMENT');
     });
 
+    it('moves a head to any event of the session: back, forward and onto another line', async () => {
+      const s = await a.createSession();
+      const e1 = await a.append({ session: s.id, kind: 'message', payload: 1 });
+      const e2 = await a.append({ session: s.id, kind: 'message', payload: 2 });
+      const e3 = await a.append({ session: s.id, kind: 'message', payload: 3 });
+      await a.fork({ session: s.id, at: e1.id, name: 'side' });
+      const side = await a.append({ session: s.id, branch: 'side', kind: 'message', payload: 'side-2' });
+      // Back (like a rewind), then forward past the old head's line again: the redo a rewind refuses.
+      expect(await a.moveHead({ session: s.id, branch: 'main', to: e1.id })).toMatchObject({ head: e1.id });
+      await expectCode(a.rewind({ session: s.id, branch: 'main', to: e3.id }), 'INVALID_ARGUMENT');
+      expect(await a.moveHead({ session: s.id, branch: 'main', to: e3.id })).toMatchObject({
+        head: e3.id,
+        headSeq: 3,
+      });
+      expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual([1, 2, 3]);
+      // Onto another branch's line; appends then start a line of main's own.
+      await a.moveHead({ session: s.id, branch: 'main', to: side.id, ifHead: e3.id });
+      const next = await a.append({ session: s.id, kind: 'message', payload: 'main-3' });
+      expect(next).toMatchObject({ seq: 3, parent: side.id });
+      expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual([
+        1,
+        'side-2',
+        'main-3',
+      ]);
+      expect((await a.readBranch({ session: s.id, branch: 'side' })).events.map((e) => e.payload)).toEqual([
+        1,
+        'side-2',
+      ]);
+      const history = await a.branchHistory(s.id, 'main');
+      expect(history.map((h) => h.op)).toEqual(['create', 'move', 'move', 'move']);
+      expect(history[2]).toMatchObject({ headBefore: e1.id, headAfter: e3.id });
+      // The old lines stay readable, by path to any event.
+      const path = await a.readPath({ to: e2.id });
+      expect(path).toMatchObject({ head: e2.id, headSeq: 2, next: null });
+      expect(path.events.map((e) => e.payload)).toEqual([1, 2]);
+      expect((await a.readPath({ to: e3.id, from: 2, limit: 1 })).events.map((e) => e.payload)).toEqual([2]);
+      // A compare-and-swap that lost changes nothing; so does a move to the head.
+      const entries = (await a.verifyAudit()).entries;
+      await expectCode(a.moveHead({ session: s.id, branch: 'main', to: e1.id, ifHead: e3.id }), 'CONFLICT');
+      await a.moveHead({ session: s.id, branch: 'main', to: next.id });
+      expect((await a.verifyAudit()).entries).toBe(entries);
+      expect((await a.listBranches(s.id)).find((br) => br.name === 'main')?.head).toBe(next.id);
+      expect((await a.verifyAudit()).ok).toBe(true);
+    });
+
     it('reads a branch whose ancestry is many rewinds deep', async () => {
       const s = await a.createSession();
       const expected: number[] = [];
@@ -246,6 +291,10 @@ export function describeLogConformance(
       await expectCode(a.fork({ session: s.id, at: e1.id, name: 'main' }), 'CONFLICT');
       await expectCode(a.fork({ session: s.id, at: e1.id, name: '../etc' }), 'INVALID_ARGUMENT');
       await expectCode(a.rewind({ session: s.id, branch: 'main', to: otherEvent.id }), 'INVALID_ARGUMENT');
+      await expectCode(a.moveHead({ session: s.id, branch: 'main', to: otherEvent.id }), 'INVALID_ARGUMENT');
+      await expectCode(a.moveHead({ session: s.id, branch: 'nope', to: e1.id }), 'NOT_FOUND');
+      await expectCode(a.readPath({ to: 'ev_00000000000000000000000000' }), 'NOT_FOUND');
+      await expectCode(a.readPath({ to: e1.id, limit: 0 }), 'INVALID_ARGUMENT');
       await expectCode(a.readBranch({ session: s.id, limit: 0 }), 'INVALID_ARGUMENT');
       // Text the database would rewrite (a lone surrogate) or refuse (NUL), and values JSON cannot hold.
       await expectCode(a.append({ session: s.id, kind: 'x', actor: 'a\ud800' }), 'INVALID_ARGUMENT');
@@ -282,6 +331,8 @@ export function describeLogConformance(
       await expectCode(b.fork({ session: s.id, at: e1.id }), 'NOT_FOUND');
       await expectCode(b.fork({ session: mine.id, at: e1.id }), 'NOT_FOUND');
       await expectCode(b.rewind({ session: s.id, branch: 'main', to: e1.id }), 'NOT_FOUND');
+      await expectCode(b.moveHead({ session: s.id, branch: 'main', to: e1.id }), 'NOT_FOUND');
+      await expectCode(b.readPath({ to: e1.id }), 'NOT_FOUND');
       const listed = await b.listSessions({ limit: 1000 });
       expect(listed.sessions.map((x) => x.id)).not.toContain(s.id);
       expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual(['private']);

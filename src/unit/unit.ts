@@ -74,6 +74,13 @@ export interface GrantRef {
 /** One grant a fork gives one new branch: it narrows `parent` (default: the forked branch's grant on the credential). */
 export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
+export interface RestoreOptions {
+  /** The workspace to restore into (default: the checkpoint's own). */
+  workspace?: string;
+  /** Restore a checkpoint whose checks failed. */
+  allowUnaccepted?: boolean;
+}
+
 export interface StepEffect {
   position: number;
   name: string;
@@ -84,8 +91,12 @@ export interface StepEffect {
 
 export interface UnitRestorePreview {
   checkpoint: UnitCheckpoint;
-  /** Log events after the checkpoint: they stay in the log; the branch head moves back past them. */
+  /** The branch head the restore moves from; `cairn restore` of the "before restore" checkpoint taken there undoes it. */
+  head: string;
+  /** Events on the branch's path now that the restore takes off it: they stay in the log, readable and restorable. */
   eventsAfter: CairnEvent[];
+  /** Events the restore puts back on the branch's path: a redo, when the checkpoint is off that path now. */
+  eventsBack: CairnEvent[];
   files: RestorePreview['changes'];
   /** The grants the checkpoint recorded, with their state now: a restore never re-issues one that ended. */
   grants: (GrantRef & { state: string })[];
@@ -212,20 +223,56 @@ export class Units {
     return ws;
   }
 
-  /** Log events after a checkpoint on the workspace's branch ([] when it is not on that branch's path). */
-  private async eventsAfter(checkpoint: UnitCheckpoint, ws: Workspace): Promise<CairnEvent[]> {
+  /**
+   * How moving the workspace branch's head to the checkpoint changes its
+   * path: the events it leaves behind and the events it brings back (both
+   * after the last event the two paths share).
+   */
+  private async pathChange(
+    checkpoint: UnitCheckpoint,
+    ws: Workspace,
+  ): Promise<Pick<UnitRestorePreview, 'head' | 'eventsAfter' | 'eventsBack'>> {
+    const current = (from: number) =>
+      this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 1000 });
     const at = await this.fabric.getEvent(checkpoint.id);
-    return eventsAfter(
-      (from) => this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 1000 }),
-      at,
-    );
+    const after = await eventsAfter(current, at);
+    const onPath = after.length > 0 || (await current(at.seq)).events[0]?.id === at.id;
+    if (onPath) return { head: after.at(-1)?.id ?? at.id, eventsAfter: after, eventsBack: [] };
+    const now = await readAll(current);
+    const target = await readAll((from) => this.fabric.readPath({ to: at.id, from, limit: 1000 }));
+    let shared = 0;
+    while (now.events[shared] !== undefined && now.events[shared]?.id === target.events[shared]?.id) shared++;
+    return {
+      head: now.head,
+      eventsAfter: now.events.slice(shared),
+      eventsBack: target.events.slice(shared),
+    };
   }
 
-  /** What restoring a unit checkpoint would do: events after it, files, and its steps grouped by what undoes them. */
-  async previewRestore(id: string, workspace?: string): Promise<UnitRestorePreview> {
+  /**
+   * What restoring a unit checkpoint would do: how the branch's path
+   * changes, files, and the steps it takes off the path grouped by what
+   * undoes them. It refuses exactly what `restore` refuses, so a preview
+   * never promises a restore that is then refused.
+   */
+  async previewRestore(id: string, options: RestoreOptions = {}): Promise<UnitRestorePreview> {
+    return (await this.planRestore(id, options)).preview;
+  }
+
+  private async planRestore(
+    id: string,
+    options: RestoreOptions,
+  ): Promise<{ preview: UnitRestorePreview; ws: Workspace }> {
     const checkpoint = await this.get(id);
-    const ws = await this.workspaceFor(checkpoint, workspace);
-    const eventsAfter = await this.eventsAfter(checkpoint, ws);
+    const ws = await this.workspaceFor(checkpoint, options.workspace);
+    if (!checkpoint.accepted && !options.allowUnaccepted) {
+      throw new CairnError(
+        'CONFLICT',
+        `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted (--allow-unaccepted) to restore it anyway`,
+        { checkpoint: id },
+      );
+    }
+    const { head, eventsAfter, eventsBack } = await this.pathChange(checkpoint, ws);
     const files = (await this.desk.previewRestore(ws.id, checkpoint.snapshot)).changes;
     const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
     const records = new Map(journal.steps().map((s) => [s.position, s]));
@@ -252,35 +299,34 @@ export class Units {
       const grant = this.keys ? await this.keys.getGrant(ref.id).catch(() => undefined) : undefined;
       grants.push({ ...ref, state: grant ? grantState(grant, now) : 'unknown' });
     }
-    return { checkpoint, eventsAfter, files, grants, steps };
+    return { preview: { checkpoint, head, eventsAfter, eventsBack, files, grants, steps }, ws };
   }
 
   /**
    * Restores a unit checkpoint as a new operation: checkpoints the unit
-   * first, then rewinds the branch to the checkpoint and restores the
-   * workspace to its snapshot. Refused from a checkpoint whose checks
+   * first ("before restore", so the restore can be undone), moves the
+   * branch head to the checkpoint wherever it sits in the session's tree
+   * (back, or forward again after an earlier restore) and restores the
+   * workspace to its snapshot. Everything a restore refuses is refused
+   * before anything is recorded. Refused from a checkpoint whose checks
    * failed unless `allowUnaccepted`.
    */
   async restore(
     id: string,
-    options: { workspace?: string; allowUnaccepted?: boolean } = {},
-  ): Promise<{ before: UnitCheckpoint; preview: UnitRestorePreview }> {
-    const preview = await this.previewRestore(id, options.workspace);
+    options: RestoreOptions = {},
+  ): Promise<{ before: UnitCheckpoint; preview: UnitRestorePreview; undo: string }> {
+    const { preview, ws } = await this.planRestore(id, options);
     const { checkpoint } = preview;
-    if (!checkpoint.accepted && !options.allowUnaccepted) {
-      throw new CairnError(
-        'CONFLICT',
-        `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted to restore it anyway`,
-        {
-          checkpoint: id,
-        },
-      );
-    }
-    const ws = await this.workspaceFor(checkpoint, options.workspace);
     const before = await this.checkpoint({ workspace: ws.id, label: `before restore of ${id}` });
-    await this.fabric.rewind({ session: ws.session, branch: ws.branch, to: checkpoint.id });
+    // Compare-and-swap: a writer that slipped in after the "before" checkpoint is not silently left behind.
+    await this.fabric.moveHead({
+      session: ws.session,
+      branch: ws.branch,
+      to: checkpoint.id,
+      ifHead: before.id,
+    });
     await this.desk.restore(ws.id, checkpoint.snapshot);
-    return { before, preview };
+    return { before, preview, undo: before.id };
   }
 
   /**
