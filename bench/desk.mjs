@@ -12,6 +12,8 @@
 //     materialises the shared lower layer, shown apart; then p50 of forks of
 //     this tree and of one a tenth its size, taken round-robin), and a copy
 //     fork ≤ 1.5× `cp -a` of the same tree;
+//  1b. the same attach with full-size streaming content scans ≤ 1.2× the
+//     attach with content scanning off (fresh stores, alternated, medians);
 //  5. with `--big` (or CAIRN_BENCH_BIG=1): peak RSS of a child process
 //     attaching a 2 GB tree ≤ 200 MB, beside the same child only opening the
 //     store.
@@ -30,6 +32,7 @@ import { generateTree, prng, scaled, scaleFrom } from './tree-gen.mjs';
 const ROUNDS = Number(process.env.CAIRN_BENCH_DESK_ROUNDS ?? 20);
 const FORKS = Number(process.env.CAIRN_BENCH_DESK_FORKS ?? 10);
 const COPY_ROUNDS = 3;
+const GUARD_ROUNDS = Number(process.env.CAIRN_BENCH_GUARD_ROUNDS ?? 3);
 const WARMUP = 2;
 const EDITS = 10;
 const MB = 1024 * 1024;
@@ -234,6 +237,27 @@ async function main() {
     );
     if (first.snapshot.files !== tree.files)
       console.log(`  WARNING: snapshot holds ${first.snapshot.files} of ${tree.files} files`);
+    // ---- 1b. the guard's share of an attach: full-size streaming scans vs content scanning off ----
+    // Fresh stores, alternated, so page cache and drift hit both alike; the median of GUARD_ROUNDS each.
+    const guardRuns = { on: [], off: [] };
+    for (let round = 0; round < GUARD_ROUNDS; round++) {
+      for (const mode of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+        const s2 = await Store.openDir(join(dir, `guard-${mode}-${round}`));
+        const d2 = s2.desk(await s2.localIdentity(), { watch: false, guard: { scanContent: mode === 'on' } });
+        settle();
+        guardRuns[mode].push((await timed(() => d2.attach({ dir: treeDir }))).ms);
+        await d2.close();
+        await s2.close();
+        rmSync(join(dir, `guard-${mode}-${round}`), { recursive: true, force: true });
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const guardOn = median(guardRuns.on);
+    const guardOff = median(guardRuns.off);
+    console.log(
+      `  attach with content scans ${fmt(guardOn, 0)} ms vs scanning off ${fmt(guardOff, 0)} ms ` +
+        `(${(guardOn / guardOff).toFixed(2)}×; medians of ${GUARD_ROUNDS}: on ${guardRuns.on.map((x) => fmt(x, 0)).join(', ')}; off ${guardRuns.off.map((x) => fmt(x, 0)).join(', ')})`,
+    );
     const smallAttach = await timed(() => desk.attach({ dir: join(dir, 'small') }));
     const smallWs = smallAttach.value.workspace.id;
     console.log(`  attach of the small tree: ${fmt(smallAttach.ms, 0)} ms`);
@@ -340,6 +364,15 @@ async function main() {
       baselineLabel: 'git add -A && git commit',
       target: '≤ 2,000 ms at scale 1, ≤ 0.2× baseline',
       pass: (scale !== 1 || attach.ms <= 2000) && attach.ms * 5 <= gitInit.ms,
+    });
+    report({
+      metric: `desk attach, full-size streaming content scans, ${size}`,
+      unit: 'ms',
+      ours: guardOn,
+      baseline: guardOff,
+      baselineLabel: 'the same attach, content scanning off',
+      target: '≤ 1.2× baseline',
+      pass: guardOn <= 1.2 * guardOff,
     });
     report({
       metric: `desk checkpoint after ${EDITS} edits p50, watch`,

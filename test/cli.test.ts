@@ -364,7 +364,9 @@ describe('cairn ws: the desk from the command line', () => {
     writeFileSync(join(dir, '.env'), 'TOKEN=do-not-keep-me\n');
     const attached = await ok(['ws', 'attach', dir], { store: deskStore });
     expect(attached.workspace.dir).toBe(dir);
-    expect(attached.checkpoint.findings).toEqual([{ rule: 'credential-path:dotenv', path: '.env', line: 0 }]);
+    expect(attached.checkpoint.findings).toEqual([
+      { rule: 'credential-path:dotenv', path: '.env', line: 0, confidence: 'high', action: 'withheld' },
+    ]);
     const first = attached.checkpoint.snapshot.id as string;
 
     const unchanged = await ok(['ws', 'checkpoint', '--ws', dir], { store: deskStore });

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +9,6 @@ import {
   credentialPathRule,
   DEFAULT_IGNORES,
   guardFailure,
-  pathNeedsContent,
   type SecretFinding,
   scanFile,
   unkeyedSecretRules,
@@ -18,6 +17,9 @@ import { CairnError } from '../src/errors.js';
 
 // Secrets are put together at run time, so this file holds no token-shaped literal itself.
 const join = (...parts: string[]) => parts.join('');
+/** Rule, path and line of each finding (confidence and action are asserted where they matter). */
+const brief = (findings: SecretFinding[]) => findings.map(({ rule, path, line }) => ({ rule, path, line }));
+const scanBrief = async (path: string, bytes: Uint8Array) => brief(await scanFile(path, bytes));
 const RSA_PEM = generateKeyPairSync('rsa', {
   modulusLength: 1024,
   privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
@@ -41,7 +43,8 @@ const PLANTED: Record<string, [string, string]> = {
     join('https://hooks.', 'slack.com/services/', 'T0A1B2C3D', '/B4E5F6G7H', '/Zx8Cv6Bn4Mq2Wr0Ty9Ui7Op5'),
     'secretlint:slack',
   ],
-  'Stripe key': [join('sk', '_live_', 'Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3'), 'secretlint:stripe'],
+  // secretlint 12 (Node 20) has no Stripe rule: Cairn's own covers it.
+  'Stripe key': [join('sk', '_live_', 'Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3'), 'cairn:stripe'],
   'npm token': [join('npm', '_', 'Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5'), 'secretlint:npm'],
   'GitLab token': [join('glpat', '-', 'Xy7Zw5Vu3Ts1Rq9Po7Nm5'), 'secretlint:gitlab'],
   'database URL': [
@@ -104,8 +107,9 @@ describe('guard: secrets in file contents', () => {
     it(`finds a planted ${name} on its line, and never repeats the value`, async () => {
       const text = sourceWith(secret);
       const findings = await scanFile('src/settings.ts', Buffer.from(text));
-      expect(findings).toContainEqual({ rule, path: 'src/settings.ts', line: 5 });
-      for (const f of findings) expect(Object.keys(f).sort()).toEqual(['line', 'path', 'rule']);
+      expect(brief(findings)).toContainEqual({ rule, path: 'src/settings.ts', line: 5 });
+      for (const f of findings)
+        expect(Object.keys(f).sort()).toEqual(['action', 'confidence', 'line', 'path', 'rule']);
       const serialized = JSON.stringify([findings, guardFailure(findings), guardFailure(findings).message]);
       for (const fragment of fragments(secret)) expect(serialized).not.toContain(fragment);
     });
@@ -114,13 +118,17 @@ describe('guard: secrets in file contents', () => {
   it('reports the same rules and lines as the unfiltered rule set (the keyword prefilter loses nothing)', async () => {
     const all = Object.values(PLANTED).map(([secret]) => secret);
     const text = ['// all of them, one per line', ...all.map((s) => `x(\`${s}\`);`), ''].join('\n');
-    const ours = (await scanFile('src/all.ts', Buffer.from(text))).map((f) => `${f.rule}@${f.line}`);
+    const ours = (await scanFile('src/all.ts', Buffer.from(text)))
+      .filter((f) => f.rule.startsWith('secretlint:'))
+      .map((f) => `${f.rule}@${f.line}`);
     const full = [...new Set(await fullPresetRuleLines('src/all.ts', text))];
     expect(ours.sort()).toEqual(full.sort());
-    expect(ours.length).toBeGreaterThanOrEqual(all.length);
+    expect(ours.length).toBeGreaterThanOrEqual(all.length - 1); // all but Stripe are secretlint's
     for (const [name, [secret]] of Object.entries(PLANTED)) {
       const one = sourceWith(secret);
-      const mine = (await scanFile('src/one.ts', Buffer.from(one))).map((f) => `${f.rule}@${f.line}`);
+      const mine = (await scanFile('src/one.ts', Buffer.from(one)))
+        .filter((f) => f.rule.startsWith('secretlint:'))
+        .map((f) => `${f.rule}@${f.line}`);
       expect(mine.sort(), name).toEqual([...new Set(await fullPresetRuleLines('src/one.ts', one))].sort());
     }
   });
@@ -129,7 +137,7 @@ describe('guard: secrets in file contents', () => {
     const gh = PLANTED['GitHub token']![0];
     const slack = PLANTED['Slack token']![0];
     const text = ['a', 'b', `t = '${gh}'`, 'c', 'd', 'e', `s = '${slack}'`, ''].join('\r\n');
-    const findings = await scanFile('notes/tokens.md', Buffer.from(text));
+    const findings = await scanBrief('notes/tokens.md', Buffer.from(text));
     expect(findings).toEqual([
       { rule: 'secretlint:github', path: 'notes/tokens.md', line: 3 },
       { rule: 'secretlint:slack', path: 'notes/tokens.md', line: 7 },
@@ -152,49 +160,54 @@ describe('guard: secrets in file contents', () => {
       'package.json': '{ "name": "x", "dependencies": { "ignore": "7.0.17" } }\n',
     };
     for (const [path, text] of Object.entries(samples)) {
-      expect(await scanFile(path, Buffer.from(text)), path).toEqual([]);
+      expect(await scanBrief(path, Buffer.from(text)), path).toEqual([]);
     }
   });
 
-  it('honours a secretlint-disable-line comment (the escape hatch for a reviewed false positive)', async () => {
+  it('ignores secretlint-disable comments: the guard is not the agent to waive', async () => {
     const gh = PLANTED['GitHub token']![0];
-    const text = `const fixture = '${gh}'; // secretlint-disable-line\nconst live = '${gh}';\n`;
-    expect(await scanFile('test/fixture.ts', Buffer.from(text))).toEqual([
+    const text = [
+      `const fixture = '${gh}'; // secretlint-disable-line`,
+      `const live = '${gh}';`,
+      '// secretlint-disable',
+      `const more = '${gh}';`,
+      '// secretlint-enable',
+      '',
+    ].join('\n');
+    expect(await scanBrief('test/fixture.ts', Buffer.from(text))).toEqual([
+      { rule: 'secretlint:github', path: 'test/fixture.ts', line: 1 },
       { rule: 'secretlint:github', path: 'test/fixture.ts', line: 2 },
+      { rule: 'secretlint:github', path: 'test/fixture.ts', line: 4 },
     ]);
   });
 
-  it('skips binary files and files over the size limit, unless the limit is raised', async () => {
+  it('scans binary files, files with NUL bytes and files of any size', async () => {
     const gh = PLANTED['GitHub token']![0];
     const binary = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]),
       Buffer.from(`\n${gh}\n`),
     ]);
-    expect(await scanFile('assets/logo.png', binary)).toEqual([]);
-    // A NUL only past the first 8 KiB: still text.
-    const lateNul = Buffer.concat([Buffer.from(`${'x'.repeat(9000)}\n${gh}\n`), Buffer.from([0])]);
-    expect(await scanFile('data/dump.txt', lateNul)).toEqual([
-      { rule: 'secretlint:github', path: 'data/dump.txt', line: 2 },
+    expect(await scanBrief('assets/logo.png', binary)).toEqual([
+      { rule: 'secretlint:github', path: 'assets/logo.png', line: 2 },
     ]);
     const big = Buffer.from(`${'// filler\n'.repeat(110_000)}const t = '${gh}';\n`);
     expect(big.length).toBeGreaterThan(1024 * 1024);
-    expect(await scanFile('src/big.ts', big)).toEqual([]);
-    expect(await scanFile('src/big.ts', big, { maxScanBytes: 4 * 1024 * 1024 })).toEqual([
+    expect(await scanBrief('src/big.ts', big)).toEqual([
       { rule: 'secretlint:github', path: 'src/big.ts', line: 110_001 },
     ]);
-    expect(await scanFile('src/small.ts', Buffer.from(`t = '${gh}'`), { maxScanBytes: 16 })).toEqual([]);
   });
 
   it('accepts a plain Uint8Array view into a larger buffer', async () => {
     const gh = PLANTED['GitHub token']![0];
     const whole = Buffer.from(`HEADER-NOT-PART-OF-FILE\nfirst\nt = '${gh}'\n`);
     const view = new Uint8Array(whole.buffer, whole.byteOffset + 24, whole.length - 24);
-    expect(await scanFile('a.txt', view)).toEqual([{ rule: 'secretlint:github', path: 'a.txt', line: 2 }]);
+    expect(await scanBrief('a.txt', view)).toEqual([{ rule: 'secretlint:github', path: 'a.txt', line: 2 }]);
   });
 
-  it('keeps a keyword for every rule of the preset, and the secretlint profiler off', () => {
+  it('keeps a keyword for every rule of the preset, and leaves no profiler marks behind', async () => {
     expect(unkeyedSecretRules()).toEqual([]);
-    expect(secretLintProfiler.isEnabled).toBe(false);
+    await scanFile('src/a.ts', Buffer.from(sourceWith(PLANTED['GitHub token']![0])));
+    expect(performance.getEntriesByType('mark').filter((m) => m.name.includes('@core'))).toEqual([]);
   });
 });
 
@@ -246,58 +259,59 @@ describe('guard: credential paths', () => {
     for (const [path, rule] of Object.entries(flagged)) {
       expect(credentialPathRule(path), path).toBe(rule);
       // scanFile reports them without looking at the content, on line 0.
-      expect(await scanFile(path, Buffer.from('anything')), path).toEqual([{ rule, path, line: 0 }]);
+      expect(await scanBrief(path, Buffer.from('anything')), path).toEqual([{ rule, path, line: 0 }]);
+      expect((await scanFile(path, Buffer.from('anything')))[0]).toMatchObject({
+        confidence: 'high',
+        action: 'withheld',
+      });
     }
   });
 
   it('leaves examples, public keys and look-alikes alone', async () => {
     for (const path of kept) {
       expect(credentialPathRule(path), path).toBeNull();
-      expect(await scanFile(path, Buffer.from('# nothing to see\nname = demo\n')), path).toEqual([]);
+      expect(await scanBrief(path, Buffer.from('# nothing to see\nname = demo\n')), path).toEqual([]);
     }
   });
 
   it('flags .npmrc only when it holds an auth token, password or _auth', async () => {
-    expect(pathNeedsContent('.npmrc')).toBe(true);
-    expect(pathNeedsContent('pkg/.pypirc')).toBe(true);
-    expect(pathNeedsContent('src/a.ts')).toBe(false);
     const token = join('Zt7', 'Yq2Wn5Rk8Lp3Xc6Vb9');
     const withToken = `registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken=${token}\n`;
-    const found = await scanFile('.npmrc', Buffer.from(withToken));
+    const found = await scanBrief('.npmrc', Buffer.from(withToken));
     expect(found).toContainEqual({ rule: 'credential-path:npmrc', path: '.npmrc', line: 2 });
     expect(JSON.stringify(found)).not.toContain(token);
-    expect(await scanFile('web/.npmrc', Buffer.from(`; comment\n_auth = ${token}\n`))).toContainEqual({
+    expect(await scanBrief('web/.npmrc', Buffer.from(`; comment\n_auth = ${token}\n`))).toContainEqual({
       rule: 'credential-path:npmrc',
       path: 'web/.npmrc',
       line: 2,
     });
-    expect(await scanFile('.npmrc', Buffer.from(`//npm.example.net/:_password="${token}"\n`))).toContainEqual(
-      {
-        rule: 'credential-path:npmrc',
-        path: '.npmrc',
-        line: 1,
-      },
-    );
+    expect(
+      await scanBrief('.npmrc', Buffer.from(`//npm.example.net/:_password="${token}"\n`)),
+    ).toContainEqual({
+      rule: 'credential-path:npmrc',
+      path: '.npmrc',
+      line: 1,
+    });
     for (const text of [
       'registry=https://registry.npmjs.org/\nsave-exact=true\n',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: npm's own `${VAR}` syntax, meant literally
       '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n',
     ]) {
-      expect(await scanFile('.npmrc', Buffer.from(text)), text).toEqual([]);
+      expect(await scanBrief('.npmrc', Buffer.from(text)), text).toEqual([]);
     }
     // A commented-out line is no credential to the path rule (secretlint's npm rule is stricter).
     for (const text of ['# _authToken=abc123 in a comment\n', ';//npm.example.net/:_authToken=abc123\n']) {
-      const commented = await scanFile('.npmrc', Buffer.from(text));
+      const commented = await scanBrief('.npmrc', Buffer.from(text));
       expect(commented.filter((f) => f.rule === 'credential-path:npmrc')).toEqual([]);
     }
   });
 
   it('flags .pypirc only when it holds a password', async () => {
     const text = '[distutils]\nindex-servers = pypi\n\n[pypi]\nusername = __token__\npassword = pypi-Ag8x\n';
-    expect(await scanFile('.pypirc', Buffer.from(text))).toEqual([
+    expect(await scanBrief('.pypirc', Buffer.from(text))).toEqual([
       { rule: 'credential-path:pypirc', path: '.pypirc', line: 6 },
     ]);
-    expect(await scanFile('.pypirc', Buffer.from('[pypi]\nusername = __token__\n'))).toEqual([]);
+    expect(await scanBrief('.pypirc', Buffer.from('[pypi]\nusername = __token__\n'))).toEqual([]);
   });
 });
 
@@ -307,16 +321,21 @@ describe('guard: fail policy error', () => {
       rule: 'secretlint:github',
       path: 'src/a.ts',
       line: 3,
+      confidence: 'high',
+      action: 'withheld',
       secret: 'hunter2',
     } as SecretFinding;
-    const findings: SecretFinding[] = [leaky, { rule: 'credential-path:dotenv', path: '.env', line: 0 }];
+    const findings: SecretFinding[] = [
+      leaky,
+      { rule: 'credential-path:dotenv', path: '.env', line: 0, confidence: 'high', action: 'withheld' },
+    ];
     const error = guardFailure(findings);
     expect(error).toBeInstanceOf(CairnError);
     expect(error.code).toBe('FORBIDDEN');
     expect(error.data).toEqual({
       findings: [
-        { rule: 'secretlint:github', path: 'src/a.ts', line: 3 },
-        { rule: 'credential-path:dotenv', path: '.env', line: 0 },
+        { rule: 'secretlint:github', path: 'src/a.ts', line: 3, confidence: 'high' },
+        { rule: 'credential-path:dotenv', path: '.env', line: 0, confidence: 'high' },
       ],
     });
     expect(error.message).toContain('src/a.ts:3');
@@ -330,6 +349,8 @@ describe('guard: fail policy error', () => {
       rule: 'credential-path:pem',
       path: `k/${i}.pem`,
       line: 0,
+      confidence: 'high' as const,
+      action: 'withheld' as const,
     }));
     const error = guardFailure(many);
     expect(error.message).toContain('and 35 more');

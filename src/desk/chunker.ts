@@ -50,7 +50,16 @@ export interface Chunk {
   bytes: Buffer;
   /** false: `bytes` is a view of a read window that the next chunk overwrites. */
   owned: boolean;
+  /**
+   * Large files: `bytes` followed by up to LOOKAHEAD bytes of what comes
+   * next (a view of the same window), so a scanner sees whatever straddles
+   * the cut.
+   */
+  window?: Buffer;
 }
+
+/** Bytes past a chunk's end that its `window` also shows (the guard's scan overlap). */
+export const LOOKAHEAD = 64 * 1024;
 
 export function digestOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -106,7 +115,9 @@ function* cutWindow(fd: number, offset: number, buffer: Buffer): Generator<Chunk
   let position = offset;
   let eof = false;
   for (;;) {
-    if (!eof && end - start < MAX) {
+    // Refilling earlier than MAX leaves the cut points alone (they never look past MAX) and keeps
+    // LOOKAHEAD bytes after every chunk in the window.
+    if (!eof && end - start < MAX + LOOKAHEAD) {
       if (start > 0) {
         buffer.copy(buffer, 0, start, end);
         end -= start;
@@ -126,7 +137,8 @@ function* cutWindow(fd: number, offset: number, buffer: Buffer): Generator<Chunk
     const length = cutPoint(buffer, start, end);
     // A view: valid until the generator resumes (the window is then moved and refilled).
     const bytes = buffer.subarray(start, start + length);
+    const window = buffer.subarray(start, Math.min(end, start + length + LOOKAHEAD));
     start += length;
-    yield { digest: digestOf(bytes), bytes, owned: false };
+    yield { digest: digestOf(bytes), bytes, owned: false, window };
   }
 }

@@ -27,12 +27,14 @@ import type { CairnEvent, Identity } from '../types.js';
 import { parseInput } from '../validate.js';
 import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
 import {
+  blocksCheckpoint,
   createPathFilter,
   credentialPathRule,
+  Guard,
+  type GuardOptions,
   guardFailure,
   type SecretFinding,
   type SecretPolicy,
-  scanFile,
 } from './guard.js';
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
 import { isMergedFile, type MergeConflict, type MergedEntry, mergeTrees } from './merge.js';
@@ -42,7 +44,9 @@ import {
   dirNode,
   findDir,
   flatten,
+  lineOfOffset,
   loadDir,
+  redactedPaths,
   refreshEntry,
   rescan,
   type ScanContext,
@@ -82,6 +86,8 @@ export interface DeskOptions {
   host: string;
   /** What a checkpoint does with a file that holds a credential: leave it out (default) or fail. */
   secretPolicy?: SecretPolicy;
+  /** The secret guard's configuration, the store admin's: an allow-list of rule and path globs. */
+  guard?: GuardOptions;
   /** Track changes with inotify so a checkpoint rescans only changed directories (long-lived processes). */
   watch?: boolean;
   /** Progress of long operations: files hashed ('scan'), files written ('write'), objects marked and packs swept ('mark', 'sweep'). */
@@ -93,8 +99,12 @@ export interface CheckpointResult {
   snapshot: Snapshot;
   /** false when nothing changed since the head snapshot (no new snapshot, no event). */
   created: boolean;
-  /** Credentials kept out of the snapshot: rule, path and line, never the value. */
+  /** Credentials kept out of the snapshot: rule, path, line, confidence and action, never the value. */
   findings: SecretFinding[];
+  /** Entries of this scan withheld whole (paths as in findings: a secret-bearing name redacted). */
+  withheld: string[];
+  /** Files of the snapshot whose stored copy has secret spans redacted (the files on disk are untouched). */
+  redacted: string[];
   /** Entries a snapshot cannot hold (sockets, FIFOs, devices), left out. */
   unsupported: string[];
   /** The event `alsoAppend` asked for, committed with the snapshot. */
@@ -114,6 +124,8 @@ export interface RestorePreview {
   eventsAfter: CairnEvent[];
   /** Credential paths in the snapshot that a restore never writes. */
   withheld: string[];
+  /** Files of the snapshot stored with secret spans redacted: a restore writes the redacted copy. */
+  redacted: string[];
 }
 
 export interface RestoreResult extends RestorePreview {
@@ -207,12 +219,14 @@ export class Desk {
   private readonly handles = new Map<string, Handle>();
   private readonly now: () => number;
   private readonly policy: SecretPolicy;
+  private readonly guard: Guard;
   private readonly mounter = new Mounter();
 
   constructor(private readonly options: DeskOptions) {
     this.objects = new ObjectStore(options.engine, options.blobs, options.who.tenant);
     this.now = options.now ?? Date.now;
     this.policy = options.secretPolicy ?? 'exclude';
+    this.guard = new Guard(options.guard);
   }
 
   private get tenant(): string {
@@ -458,9 +472,9 @@ export class Desk {
     if (path === '.cairnignore') return false;
     if (createPathFilterCached(h).ignored(path, isDir)) return true;
     if (!isDir) {
-      const rule = credentialPathRule(path);
-      if (rule) {
-        findings?.push({ rule, path, line: 0 });
+      const finding = this.guard.pathFinding(path);
+      if (finding) {
+        findings?.push(finding);
         return true;
       }
     }
@@ -484,11 +498,36 @@ export class Desk {
       objects: this.objects,
       writer,
       skip: (path, isDir) => this.skipPath(h, path, isDir, findings),
-      admit: async (path, bytes) => {
-        const found = await scanFile(path, bytes);
-        if (found.length === 0) return true;
+      admit: async (path, bytes, abs) => {
+        const verdict = await this.guard.admit(path, bytes, abs);
+        findings.push(...verdict.findings);
+        if (verdict.store === 'withhold') return null;
+        return verdict.store === 'redacted'
+          ? { bytes: verdict.bytes, redacted: true }
+          : { bytes, redacted: false };
+      },
+      admitName: async (path, target) => {
+        const finding = await this.guard.nameFinding(path, target);
+        if (finding) findings.push(finding);
+        return finding === null;
+      },
+      stream: (path, abs) => {
+        const scan = this.guard.stream(path, (offset) => lineOfOffset(abs, offset));
+        return {
+          get findings() {
+            return scan.findings;
+          },
+          feed: async (window, offset) => {
+            if (await scan.feed(window, offset)) return true;
+            findings.push(...scan.findings);
+            return false;
+          },
+        };
+      },
+      admitPack: async (path, abs) => {
+        const found = await this.guard.packFindings(path, abs);
         findings.push(...found);
-        return false;
+        return found.every((f) => f.action === 'kept');
       },
       upper: h.upper,
       startedMs: this.now(),
@@ -603,13 +642,22 @@ export class Desk {
         }
       }
     }
-    if (findings.length > 0 && this.policy === 'fail') {
+    if (this.policy === 'fail' && blocksCheckpoint(findings)) {
       h.fullScan = true;
-      throw guardFailure(findings);
+      throw guardFailure(findings.filter((f) => f.confidence === 'high' && f.action !== 'kept'));
     }
     const root = await seal(writer, h.root);
+    const withheld = findings.filter((f) => f.action === 'withheld').map((f) => f.path);
     if (!extra.force && root === h.head.root) {
-      return { snapshot: toSnapshot(h.head), created: false, findings, unsupported: ctx.unsupported };
+      const redacted = await redactedPaths(this.objects, h.root);
+      return {
+        snapshot: toSnapshot(h.head),
+        created: false,
+        findings,
+        withheld,
+        redacted,
+        unsupported: ctx.unsupported,
+      };
     }
     await writer.flush();
     const now = this.now();
@@ -678,6 +726,8 @@ export class Desk {
       snapshot: toSnapshot(row),
       created: true,
       findings,
+      withheld,
+      redacted: await redactedPaths(this.objects, h.root),
       unsupported: ctx.unsupported,
       ...(appended ? { appended } : {}),
     };
@@ -722,7 +772,14 @@ export class Desk {
       const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
       await applyTree(ctx, live, dirNode(target.root));
       const eventsAfter = await this.eventsAfter(h, target);
-      return { snapshot: toSnapshot(target), changes: ctx.changes, eventsAfter, withheld: ctx.withheld };
+      const redacted = await redactedPaths(this.objects, dirNode(target.root));
+      return {
+        snapshot: toSnapshot(target),
+        changes: ctx.changes,
+        eventsAfter,
+        withheld: ctx.withheld,
+        redacted,
+      };
     });
   }
 
@@ -787,6 +844,7 @@ export class Desk {
         changes: ctx.changes,
         eventsAfter,
         withheld: ctx.withheld,
+        redacted: await redactedPaths(this.objects, dirNode(target.root)),
         blocked: ctx.blocked,
       };
     });
@@ -908,7 +966,7 @@ export class Desk {
       /** Fork from this earlier snapshot, the new branch starting at `event` (a unit checkpoint), instead of from now. */
       at?: { snapshot: string; event: string };
     },
-  ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult | null }> {
+  ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult | null; redacted: string[] }> {
     authorize(this.options.who, 'desk.write');
     authorize(this.options.who, 'branch.fork');
     if (input.branch !== undefined) parseInput(BranchName, input.branch, 'fork');
@@ -989,7 +1047,9 @@ export class Desk {
       // The model describes the new directory exactly; without a watcher every checkpoint scans anyway.
       handle.fullScan = false;
       this.handles.set(row.id, handle);
-      return { workspace: toWorkspace(row), checkpoint };
+      // The fork's files are the stored copies: those with redacted spans are listed.
+      const redacted = await redactedPaths(this.objects, dirNode(base.root));
+      return { workspace: toWorkspace(row), checkpoint, redacted };
     });
   }
 

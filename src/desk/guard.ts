@@ -6,37 +6,45 @@
  * - The path filter: `.cairnignore` (gitignore syntax, via the `ignore`
  *   package) on top of {@link DEFAULT_IGNORES}. An ignored path is simply not
  *   part of the workspace as far as Cairn is concerned.
- * - The secret guard: credential files recognised by their path
- *   ({@link credentialPathRule}; `.npmrc`/`.pypirc` by path and content), and
- *   file contents that secretlint's recommended rule set flags
- *   ({@link scanFile}). What to do with a finding is the caller's policy
- *   ({@link SecretPolicy}); {@link guardFailure} builds the error for `'fail'`.
+ * - The secret guard ({@link Guard}): credential files recognised by their
+ *   path (guard/paths.ts), names and symlink targets that hold a credential,
+ *   and every byte of every file's content (guard/scan.ts: secretlint's
+ *   preset and Cairn's own rules, UTF-16/32 decoded, git objects inflated).
+ *   Low-confidence findings (examples) in a text file that fits one chunk
+ *   are redacted in the stored copy; anything else withholds the entry. What to do with a
+ *   high-confidence finding is the caller's policy ({@link SecretPolicy});
+ *   {@link guardFailure} builds the error for `'fail'`.
  *
- * A finding names the rule, the path and the line, never the secret itself:
- * not in findings, messages or error data.
- *
- * Content scanning is kept cheap: only files that look like text (no NUL in
- * the first 8 KiB) and are at most `maxScanBytes` long are scanned, and one
- * pass of a keyword automaton over the bytes picks which secretlint rules can
- * possibly match, so most files never reach secretlint at all.
+ * A finding names the rule, the path (a secret-bearing name redacted), the
+ * line and a confidence, never the secret itself.
  *
  * Library code: it reads no environment, working directory or home folder.
  */
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import ignore from 'ignore';
 import { CairnError } from '../errors.js';
+import { describeObject, inflateLoose, isLooseObject, isPack, looseObjectId, walkPack } from './guard/git.js';
+import { contentPathKind, contentPathLines, credentialPathRule } from './guard/paths.js';
+import {
+  type FindingAction,
+  lineIn,
+  looksBinary,
+  redact,
+  type SecretFinding,
+  StreamScan,
+} from './guard/scan.js';
 
-/** `'exclude'` (default): leave the file out of the snapshot and report it; `'fail'`: refuse the checkpoint. */
+export { credentialPathRule } from './guard/paths.js';
+export { type Confidence, checksumValid, withChecksum } from './guard/rules.js';
+
+export { type FindingAction, LOOKAHEAD, type SecretFinding } from './guard/scan.js';
+export { unkeyedSecretRules } from './guard/secretlint.js';
+
+/**
+ * `'exclude'` (default): keep credentials out of the snapshot (the span
+ * redacted, or the entry withheld) and report them; `'fail'`: refuse the
+ * checkpoint when a high-confidence finding would have to be kept out.
+ */
 export type SecretPolicy = 'exclude' | 'fail';
-
-/** One secret found: which rule, where. `line` is 1-based, 0 for a finding on the path alone. */
-export interface SecretFinding {
-  rule: string;
-  path: string;
-  line: number;
-}
 
 /**
  * Patterns (gitignore syntax) left out of every snapshot before `.cairnignore`
@@ -97,380 +105,250 @@ export function createPathFilter(cairnignoreText: string | null, extra: readonly
   };
 }
 
-// ---- credential paths -------------------------------------------------------
-
-/** `.env.*` files that by convention hold no real values. */
-const SAFE_DOTENV_SUFFIXES = new Set(['example', 'sample', 'template']);
-const SSH_KEY_PREFIXES = ['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519'];
-const GCLOUD_FILES = new Set(['application_default_credentials.json', 'credentials.db', 'access_tokens.db']);
-const AZURE_FILES = new Set([
-  'accesstokens.json',
-  'msal_token_cache.json',
-  'msal_token_cache.bin',
-  'service_principal_entries.json',
-  'service_principal_entries.bin',
-]);
+// ---- the guard ------------------------------------------------------------------
 
 /**
- * The credential-path rule a path falls under (`'credential-path:dotenv'`,
- * …), or null. Needs no content; `.npmrc` and `.pypirc` are judged by
- * {@link scanFile}, since they only hold a secret sometimes.
+ * An admin's exception: findings of `rule` (a rule id, or `*` for any) in
+ * paths matching `paths` (gitignore syntax) are not findings. It lives in the
+ * store's configuration (DeskOptions.guard), never in the workspace:
+ * `secretlint-disable` comments in files change nothing.
  */
-export function credentialPathRule(relPath: string): string | null {
-  const parts = relPath.split('/');
-  const name = (parts[parts.length - 1] ?? '').toLowerCase();
-  const parent = parts.length > 1 ? parts[parts.length - 2] : undefined;
-  if (name === '.env') return 'credential-path:dotenv';
-  if (name.startsWith('.env.')) {
-    const last = name.slice(name.lastIndexOf('.') + 1);
-    return SAFE_DOTENV_SUFFIXES.has(last) ? null : 'credential-path:dotenv';
+export interface AllowRule {
+  rule: string;
+  paths: readonly string[];
+}
+
+export interface GuardOptions {
+  allow?: readonly AllowRule[];
+  /** Content scanning (default on). Off leaves path rules only: for benchmarks' baselines, not for use. */
+  scanContent?: boolean;
+}
+
+/** What to store for one file. */
+export type Verdict =
+  | { store: 'as-is'; findings: SecretFinding[] }
+  | { store: 'withhold'; findings: SecretFinding[] }
+  | { store: 'redacted'; bytes: Buffer; findings: SecretFinding[] };
+
+/** One file scanned window by window (files larger than one chunk). */
+export interface GuardStream {
+  /** Scans the next window (this piece, then look-ahead) at `offset`; false once the file must be withheld. */
+  feed(window: Buffer, offset: number): Promise<boolean>;
+  readonly findings: SecretFinding[];
+}
+
+const MASTER_KEY_FILE = /^\s*(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/;
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** The path with its last component replaced: how an entry whose name holds a credential is reported. */
+export function redactedName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return `${slash < 0 ? '' : path.slice(0, slash + 1)}[redacted name]`;
+}
+
+export class Guard {
+  private readonly allowList: { rule: string; paths: ReturnType<typeof ignore> }[];
+  readonly scanContent: boolean;
+
+  constructor(options: GuardOptions = {}) {
+    this.scanContent = options.scanContent ?? true;
+    this.allowList = (options.allow ?? []).map((a) => ({
+      rule: String(a.rule),
+      paths: ignore({ ignorecase: false }).add([...a.paths].map(String)),
+    }));
   }
-  if (name.endsWith('.pem')) return 'credential-path:pem';
-  if (name.endsWith('.key')) return 'credential-path:private-key';
-  if (name.endsWith('.p12') || name.endsWith('.pfx')) return 'credential-path:pkcs12';
-  if (SSH_KEY_PREFIXES.some((p) => name.startsWith(p)) && !name.endsWith('.pub'))
-    return 'credential-path:ssh-key';
-  if (name === '.netrc' || name === '_netrc') return 'credential-path:netrc';
-  if (name === '.pgpass') return 'credential-path:pgpass';
-  if (parent === '.aws' && name === 'credentials') return 'credential-path:aws';
-  if (parent === '.docker' && name === 'config.json') return 'credential-path:docker';
-  const dirs = parts.slice(0, -1);
-  if (dirs.includes('gcloud') && (GCLOUD_FILES.has(name) || dirs.includes('legacy_credentials'))) {
-    return 'credential-path:gcloud';
+
+  private allowed(f: SecretFinding, path: string): boolean {
+    return this.allowList.some((a) => (a.rule === '*' || a.rule === f.rule) && a.paths.ignores(path));
   }
-  if (dirs.includes('.azure') && AZURE_FILES.has(name)) return 'credential-path:azure';
-  return null;
-}
 
-/** True when the path's verdict depends on its content (`.npmrc`, `.pypirc`): read it even if it is small. */
-export function pathNeedsContent(relPath: string): boolean {
-  return contentPathKind(relPath) !== null;
-}
-
-function contentPathKind(relPath: string): 'npmrc' | 'pypirc' | null {
-  const name = relPath.slice(relPath.lastIndexOf('/') + 1).toLowerCase();
-  if (name === '.npmrc') return 'npmrc';
-  if (name === '.pypirc') return 'pypirc';
-  return null;
-}
-
-/** `_authToken=`, `_auth=`, `_password=` (optionally registry-scoped) in `.npmrc`; `password` in `.pypirc`. */
-const CONTENT_PATH_KEYS = {
-  npmrc: /^\s*(?:\S*:)?_(?:authToken|auth|password)\s*=\s*(.*)$/,
-  pypirc: /^\s*password\s*[=:]\s*(.*)$/,
-} as const;
-
-function contentPathFindings(relPath: string, kind: 'npmrc' | 'pypirc', text: string): SecretFinding[] {
-  const findings: SecretFinding[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (/^\s*[#;]/.test(line)) continue; // ini comments
-    const m = CONTENT_PATH_KEYS[kind].exec(line);
-    if (!m) continue;
-    const value = (m[1] ?? '').trim().replace(/^["']|["']$/g, '');
-    // `_authToken=${NPM_TOKEN}` reads the token from the environment: nothing is stored.
-    if (value === '' || (kind === 'npmrc' && value.startsWith('${'))) continue;
-    findings.push({ rule: `credential-path:${kind}`, path: relPath, line: i + 1 });
+  private keep(findings: SecretFinding[], path: string): SecretFinding[] {
+    return this.allowList.length === 0 ? findings : findings.filter((f) => !this.allowed(f, path));
   }
-  return findings;
-}
 
-// ---- content scanning (secretlint) ------------------------------------------
+  /** A finding when the path alone names a credential file. */
+  pathFinding(path: string): SecretFinding | null {
+    const rule = credentialPathRule(path);
+    if (!rule) return null;
+    const finding: SecretFinding = { rule, path, line: 0, confidence: 'high', action: 'withheld' };
+    return this.keep([finding], path).length > 0 ? finding : null;
+  }
 
-/** Files larger than this are not content-scanned (path rules still apply). */
-export const DEFAULT_MAX_SCAN_BYTES = 1024 * 1024;
-/** A NUL within this many leading bytes marks a file as binary, not scanned. */
-const BINARY_SNIFF_BYTES = 8192;
-
-export interface ScanOptions {
-  /** Content-scan only files of at most this many bytes; default {@link DEFAULT_MAX_SCAN_BYTES}. */
-  maxScanBytes?: number;
-}
-
-// The profiler is on by default and keeps every mark it makes: off, for speed and memory.
-secretLintProfiler.setEnabled(false);
-
-const RULE_PREFIX = '@secretlint/secretlint-rule-';
-
-/**
- * Prefilter: for each rule of the recommended preset, literal strings (ASCII,
- * matched case-insensitively) of which every match of the rule contains at
- * least one, read off the rules' own patterns. A rule none of whose keywords
- * occur in a file cannot match it and is not run. A rule missing from this
- * table always runs (slower, never less safe); the tests fail when the preset
- * gains a rule that is not listed here.
- */
-const RULE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
-  aws: [
-    'secret_access',
-    'secretaccess',
-    'a3t',
-    'akia',
-    'agpa',
-    'aida',
-    'aroa',
-    'aipa',
-    'anpa',
-    'anva',
-    'asia',
-  ],
-  gcp: ['private_key'],
-  npm: ['x-oauth-basic', '_authtoken=', 'npm_'],
-  slack: ['xoxb-', 'xoxp-', 'xapp-', 'xoxa-', 'xoxo-', 'xoxr-', 'hooks.slack.com'],
-  basicauth: ['://'],
-  openai: ['t3blbkfj'],
-  anthropic: ['sk-ant-api0'],
-  groq: ['gsk_'],
-  huggingface: ['hf_'],
-  linear: ['lin_api_'],
-  notion: ['ntn_'],
-  privatekey: ['-----begin'],
-  sendgrid: ['sg.'],
-  shopify: ['shppa_', 'shpca_', 'shpat_', 'shpss_'],
-  stripe: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'],
-  github: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
-  gitlab: ['glpat-'],
-  grafana: ['glc_', 'glsa_'],
-  '1password': ['ops_ey'],
-  'database-connection-string': ['mongodb', 'mysql', 'postgres'],
-  'hashicorp-vault': ['hvs.', 'hvb.', 'hvr.'],
-  vercel: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'],
-  databricks: ['dapi'],
-  docker: ['dckr_pat_'],
-  figma: ['figd_'],
-  cloudflare: ['cfk_', 'cfut_', 'cfat_'],
-  tailscale: ['tskey-'],
-  // `secretlint-disable…` comments: lets a reviewed false positive through.
-  'filter-comments': ['secretlint-'],
-};
-
-/** Options per rule; the AWS access key id scan is off in secretlint by default. */
-const RULE_OPTIONS: Readonly<Record<string, object>> = { aws: { enableIDScanRule: true } };
-/** Messages dropped: an AWS account id is an identifier, not a credential. */
-const DROPPED_MESSAGES = new Set(['AWSAccountID']);
-
-type LintConfig = Parameters<typeof lintSource>[0]['options']['config'];
-type Rule = (typeof recommendedRules)[number];
-
-function shortRuleId(rule: Rule): string {
-  const id = rule.meta.id;
-  return id.startsWith(RULE_PREFIX) ? id.slice(RULE_PREFIX.length) : id;
-}
-
-/** Rule ids (short form) of the preset that the prefilter has no keywords for. */
-export function unkeyedSecretRules(): string[] {
-  return recommendedRules.map(shortRuleId).filter((id) => RULE_KEYWORDS[id] === undefined);
-}
-
-interface Automaton {
   /**
-   * The DFA, indexed by `state * 256 + byte` (ASCII letters folded). Holds the
-   * next state times 256, negated when that state ends a keyword: the scan loop
-   * then needs no multiply and one sign test per byte.
+   * A finding when an entry's name (or a symlink's target) holds a
+   * credential; its path is reported with the name redacted.
    */
-  delta: Int32Array;
-  /** Per state: indices into `recommendedRules` that a match ending there enables. */
-  enables: number[][];
-  /** Per state: the last scan that recorded it (dedupes hits without allocating). */
-  seen: Uint32Array;
-  /** Rules that run on every scanned file (not in the keyword table). */
-  always: number[];
-}
-
-let automaton: Automaton | null = null;
-let scanGeneration = 0;
-
-function fold(byte: number): number {
-  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-}
-
-/** Aho–Corasick over the keyword table, as a full DFA on bytes. */
-function buildAutomaton(): Automaton {
-  const goto: Map<number, number>[] = [new Map()];
-  const outputs: Set<number>[] = [new Set()];
-  const always: number[] = [];
-  recommendedRules.forEach((rule, ruleIndex) => {
-    const keywords = RULE_KEYWORDS[shortRuleId(rule)];
-    if (!keywords) {
-      always.push(ruleIndex);
-      return;
-    }
-    for (const keyword of keywords) {
-      let s = 0;
-      for (const byte of Buffer.from(keyword.toLowerCase(), 'latin1')) {
-        let next = goto[s]!.get(byte);
-        if (next === undefined) {
-          next = goto.length;
-          goto.push(new Map());
-          outputs.push(new Set());
-          goto[s]!.set(byte, next);
-        }
-        s = next;
-      }
-      outputs[s]!.add(ruleIndex);
-    }
-  });
-  const n = goto.length;
-  const delta = new Uint32Array(n * 256);
-  const failure = new Array<number>(n).fill(0);
-  const queue: number[] = [];
-  for (let c = 0; c < 256; c++) {
-    const next = goto[0]!.get(fold(c));
-    delta[c] = next ?? 0;
-    if (next !== undefined && c === fold(c)) queue.push(next);
-  }
-  for (let head = 0; head < queue.length; head++) {
-    const s = queue[head]!;
-    for (const r of outputs[failure[s]!]!) outputs[s]!.add(r);
-    for (let c = 0; c < 256; c++) {
-      const next = goto[s]!.get(fold(c));
-      if (next === undefined) {
-        delta[s * 256 + c] = delta[failure[s]! * 256 + c]!;
-      } else {
-        delta[s * 256 + c] = next;
-        if (c === fold(c)) {
-          failure[next] = delta[failure[s]! * 256 + c]!;
-          queue.push(next);
-        }
+  async nameFinding(path: string, target: string | null = null): Promise<SecretFinding | null> {
+    for (const text of target === null ? [nameOf(path)] : [nameOf(path), target]) {
+      const scan = new StreamScan(path);
+      await scan.feed(Buffer.from(text, 'utf8'), 0);
+      const found = this.keep(scan.findings, path);
+      if (found.length > 0) {
+        const first = found[0] as SecretFinding;
+        const inTarget = target !== null && text === target;
+        const rule = `${first.rule} (${inTarget ? 'symlink target' : 'name'})`;
+        const shown = inTarget ? path : redactedName(path);
+        return { rule, path: shown, line: 0, confidence: first.confidence, action: 'withheld' };
       }
     }
+    return null;
   }
-  const encoded = new Int32Array(n * 256);
-  for (let i = 0; i < delta.length; i++) {
-    const next = delta[i]!;
-    encoded[i] = outputs[next]!.size > 0 ? -(next * 256) : next * 256;
-  }
-  return { delta: encoded, enables: outputs.map((o) => [...o]), seen: new Uint32Array(n), always };
-}
 
-/** Indices of the rules that can match these bytes, sorted. */
-function candidateRules(bytes: Uint8Array): number[] {
-  automaton ??= buildAutomaton();
-  const { delta, enables, seen } = automaton;
-  scanGeneration = (scanGeneration + 1) >>> 0;
-  if (scanGeneration === 0) {
-    seen.fill(0);
-    scanGeneration = 1;
-  }
-  const generation = scanGeneration;
-  const hits: number[] = [];
-  let s = 0;
-  const length = bytes.length;
-  for (let i = 0; i < length; i++) {
-    s = delta[s | bytes[i]!]!;
-    if (s < 0) {
-      s = -s;
-      const state = s >> 8;
-      if (seen[state] !== generation) {
-        seen[state] = generation;
-        hits.push(state);
+  /** The verdict on a whole file's bytes (a file that fits one chunk). `abs` locates `.git` for history findings. */
+  async admit(path: string, bytes: Buffer, abs?: string): Promise<Verdict> {
+    const byPath = this.pathFinding(path);
+    if (byPath) return { store: 'withhold', findings: [byPath] };
+    const findings: SecretFinding[] = [];
+    const kind = contentPathKind(path);
+    if (kind !== null) {
+      for (const line of contentPathLines(kind, bytes.toString('utf8')))
+        findings.push({
+          rule: `credential-path:${kind}`,
+          path,
+          line,
+          confidence: 'high',
+          action: 'withheld',
+        });
+    }
+    if (!this.scanContent) return this.verdict(path, bytes, findings, null);
+    if (isLooseObject(path)) {
+      const object = inflateLoose(bytes);
+      if (object) {
+        const scan = new StreamScan(path, { lineAt: (o) => lineIn(object.content, o) });
+        await scan.feed(object.content, 0);
+        const oid = looseObjectId(path);
+        const located =
+          scan.findings.length > 0 ? await locate(scan.findings, object.content, oid, abs, path) : [];
+        findings.push(...located);
+        return this.verdict(path, bytes, findings, null);
       }
     }
+    const scan = new StreamScan(path, { lineAt: (o) => lineIn(bytes, o) });
+    await scan.feed(bytes, 0);
+    findings.push(...scan.findings);
+    if (/key/i.test(nameOf(path)) && bytes.length <= 128 && MASTER_KEY_FILE.test(bytes.toString('latin1'))) {
+      findings.push({ rule: 'cairn:master-key', path, line: 1, confidence: 'high', action: 'withheld' });
+    }
+    const redactable =
+      kind === null && !scan.decoded && !looksBinary(bytes) && findings.every((f) => f.line > 0);
+    return this.verdict(path, bytes, findings, redactable ? scan : null);
   }
-  if (hits.length === 0 && automaton.always.length === 0) return [];
-  const selected = new Set(automaton.always);
-  for (const state of hits) for (const r of enables[state]!) selected.add(r);
-  return [...selected].sort((a, b) => a - b);
-}
 
-/**
- * Second look for rules whose keywords the case-folding prefilter over-selects:
- * AWS key ids are upper case (`AKIA…`), so `canvas` or `planValue` must not
- * run the AWS rules; the secret-key pattern needs "secret" and "access".
- */
-const CONFIRM: Readonly<Record<string, (text: string) => boolean>> = {
-  aws: (text) =>
-    /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/.test(text) ||
-    /secret_?access/i.test(text),
-};
+  private verdict(path: string, bytes: Buffer, all: SecretFinding[], redactable: StreamScan | null): Verdict {
+    const findings = dedupe(this.keep(all, path));
+    if (findings.every((f) => f.action === 'kept')) return { store: 'as-is', findings };
+    // A high-confidence credential withholds its file: companions the rules do not know (the secret
+    // beside an AWS key id) are often next to it. Examples (low confidence) are redacted in place.
+    if (redactable && findings.every((f) => f.confidence === 'low')) {
+      const kept = new Set(findings.map((f) => `${f.rule}\n${f.line}`));
+      const spans = redactable.spans.filter((s) => kept.has(`${s.rule}\n${lineIn(bytes, s.start)}`));
+      const covered = new Set(spans.map((s) => `${s.rule}\n${lineIn(bytes, s.start)}`));
+      // Redaction is sound only when every finding has its span: anything else withholds the file.
+      if (covered.size === kept.size) {
+        return { store: 'redacted', bytes: redact(bytes, spans), findings: mark(findings, 'redacted') };
+      }
+    }
+    return { store: 'withhold', findings: mark(findings, 'withheld') };
+  }
 
-function confirmRules(rules: number[], text: string): number[] {
-  return rules.filter((r) => {
-    const check = CONFIRM[shortRuleId(recommendedRules[r] as Rule)];
-    return check === undefined || check(text);
-  });
-}
-
-function looksBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1;
-}
-
-function extensionOf(relPath: string): string {
-  const name = relPath.slice(relPath.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot) : '';
-}
-
-async function lintContent(relPath: string, text: string, ruleIndices: number[]): Promise<SecretFinding[]> {
-  const config: LintConfig = {
-    rules: ruleIndices.map((i) => {
-      const rule = recommendedRules[i]!;
-      const options = RULE_OPTIONS[shortRuleId(rule)];
-      return options ? { id: rule.meta.id, rule, options } : { id: rule.meta.id, rule };
-    }),
-  };
-  // The file path is only a name to the rules (`.npmrc`, `package.json`, `.json`); `.p12` files, the
-  // one case where a rule would read the path from disk, are credential paths and never get here.
-  let result: Awaited<ReturnType<typeof lintSource>>;
-  try {
-    result = await lintSource({
-      source: { filePath: relPath, ext: extensionOf(relPath), content: text, contentType: 'text' },
-      options: { config, maskSecrets: true, noPhysicFilePath: true },
-    });
-  } catch (error) {
-    // Fail closed; the cause stays out of the error's JSON, so no content can leak through it.
-    throw new CairnError(
-      'INTERNAL',
-      `secret scan of ${relPath} failed; the file was not admitted`,
-      { path: relPath },
-      {
-        cause: error,
+  /** A scan of a file larger than one chunk, window by window; such a file is withheld whole on a finding. */
+  stream(path: string, lineAt: (offset: number) => number): GuardStream {
+    const scan = new StreamScan(path, { lineAt });
+    const guard = this;
+    let findings: SecretFinding[] = [];
+    return {
+      get findings() {
+        return findings;
       },
-    );
+      async feed(window, offset) {
+        if (!guard.scanContent) return true;
+        await scan.feed(window, offset);
+        findings = dedupe(guard.keep(scan.findings, path));
+        return findings.length === 0;
+      },
+    };
   }
-  const findings: SecretFinding[] = [];
-  for (const message of result.messages) {
-    if (DROPPED_MESSAGES.has(message.messageId)) continue;
-    const id = message.ruleId.startsWith(RULE_PREFIX)
-      ? message.ruleId.slice(RULE_PREFIX.length)
-      : message.ruleId;
-    findings.push({ rule: `secretlint:${id}`, path: relPath, line: message.loc.start.line });
+
+  /** Findings in a git pack's objects (through git); one `pack-not-scanned` finding, kept, when git is missing. */
+  async packFindings(path: string, abs: string): Promise<SecretFinding[]> {
+    if (!this.scanContent || !isPack(path)) return [];
+    const findings: SecretFinding[] = [];
+    let described = 0;
+    const walked = await walkPack(abs, path, async (type, oid, content) => {
+      if (type === 'tree') return true;
+      const scan = new StreamScan(path, { lineAt: (o) => lineIn(content, o) });
+      await scan.feed(content, 0);
+      const found = this.keep(scan.findings, path);
+      if (found.length === 0) return true;
+      // git is asked where an object lives for the first few only: each answer is a `git log`.
+      findings.push(
+        ...(described++ < 20
+          ? await locate(found, content, oid, abs, path)
+          : found.map((f) => ({ ...f, object: oid }))),
+      );
+      return true;
+    });
+    if (!walked) {
+      return [{ rule: 'git-history:pack-not-scanned', path, line: 0, confidence: 'low', action: 'kept' }];
+    }
+    return dedupe(findings);
   }
-  return findings;
 }
 
 /**
- * Scans one file's bytes, path rules included; returns its findings, empty
- * when it may be kept. A credential path is reported (line 0) without reading
- * the content. Files over `maxScanBytes` or that look binary are not
- * content-scanned. Findings are sorted by line and hold no secret value.
+ * Findings in a git object, with the commit and path git gives for it and
+ * judged by that path (the object is rescanned under it). Withholding an
+ * object (or a whole pack) takes it out of the restored repository, so a
+ * low-confidence finding there (an example in a test or README, whose
+ * working-tree copy is redacted) is listed and kept; a high one is withheld.
+ */
+async function locate(
+  found: SecretFinding[],
+  content: Buffer,
+  object: string,
+  abs: string | undefined,
+  path: string,
+): Promise<SecretFinding[]> {
+  const where = abs ? describeObject(abs, path, object) : {};
+  let judged = found;
+  if (where.inPath) {
+    const rescan = new StreamScan(where.inPath, { lineAt: (o) => lineIn(content, o) });
+    await rescan.feed(content, 0);
+    if (rescan.findings.length > 0) judged = rescan.findings.map((f) => ({ ...f, path }));
+  }
+  return judged.map((f) => ({
+    ...f,
+    action: f.confidence === 'low' ? ('kept' as const) : f.action,
+    object,
+    ...where,
+  }));
+}
+
+function mark(findings: SecretFinding[], action: FindingAction): SecretFinding[] {
+  return findings.map((f) => (f.action === 'kept' ? f : { ...f, action }));
+}
+
+/** True when the `'fail'` policy refuses: a high-confidence credential would be kept out. */
+export function blocksCheckpoint(findings: readonly SecretFinding[]): boolean {
+  return findings.some((f) => f.confidence === 'high' && f.action !== 'kept');
+}
+
+const defaultGuard = new Guard();
+
+/**
+ * Scans one file's bytes as a checkpoint would (path rules included) and
+ * returns its findings, empty when it may be kept as is. Findings are sorted
+ * by line and hold no secret value.
  */
 export async function scanFile(
-  relPath: string,
+  path: string,
   bytes: Uint8Array,
-  options: ScanOptions = {},
+  guard: Guard = defaultGuard,
 ): Promise<SecretFinding[]> {
-  const pathRule = credentialPathRule(relPath);
-  if (pathRule !== null) return [{ rule: pathRule, path: relPath, line: 0 }];
-  const maxScanBytes = options.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES;
-  if (bytes.length > maxScanBytes || looksBinary(bytes)) return [];
-  const findings: SecretFinding[] = [];
-  const kind = contentPathKind(relPath);
-  let text: string | null = null;
-  if (kind !== null) {
-    text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    findings.push(...contentPathFindings(relPath, kind, text));
-  }
-  let rules = candidateRules(bytes);
-  if (rules.length > 0) {
-    text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    rules = confirmRules(rules, text);
-  }
-  if (rules.length > 0 && text !== null) {
-    findings.push(...(await lintContent(relPath, text, rules)));
-  }
-  return dedupe(findings);
+  return (await guard.admit(path, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))).findings;
 }
 
 function dedupe(findings: SecretFinding[]): SecretFinding[] {
@@ -479,7 +357,7 @@ function dedupe(findings: SecretFinding[]): SecretFinding[] {
   for (const f of findings.sort(
     (a, b) => a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
   )) {
-    const key = `${f.rule}\n${f.line}`;
+    const key = `${f.rule}\n${f.line}\n${f.object ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(f);
@@ -497,16 +375,26 @@ const MESSAGE_FINDINGS = 5;
  * from the caller's objects is carried along).
  */
 export function guardFailure(findings: readonly SecretFinding[]): CairnError {
-  const clean = findings.map((f) => ({ rule: String(f.rule), path: String(f.path), line: Number(f.line) }));
+  const clean = findings.map((f) => ({
+    rule: String(f.rule),
+    path: String(f.path),
+    line: Number(f.line),
+    confidence: f.confidence === 'low' ? 'low' : 'high',
+    ...(f.commit ? { commit: String(f.commit) } : {}),
+    ...(f.inPath ? { inPath: String(f.inPath) } : {}),
+  }));
   const shown = clean
     .slice(0, MESSAGE_FINDINGS)
-    .map((f) => `${f.path}${f.line > 0 ? `:${f.line}` : ''} (${f.rule})`)
+    .map(
+      (f) =>
+        `${f.path}${f.line > 0 ? `:${f.line}` : ''} (${f.rule}${f.commit ? ` in commit ${f.commit}` : ''}${f.inPath ? ` at ${f.inPath}` : ''})`,
+    )
     .join(', ');
   const more = clean.length > MESSAGE_FINDINGS ? ` and ${clean.length - MESSAGE_FINDINGS} more` : '';
   return new CairnError(
     'FORBIDDEN',
     `checkpoint refused: ${clean.length} secret finding(s) in the workspace: ${shown}${more}; ` +
-      'remove the secret, or add the path to .cairnignore to leave it out of snapshots',
+      'remove the secret (from git history too, for a finding in .git), or add the path to .cairnignore to leave it out of snapshots',
     { findings: clean },
   );
 }

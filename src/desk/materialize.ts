@@ -284,6 +284,8 @@ export async function applyTree(
     current.tree = target.tree;
     current.files = target.files;
     current.bytes = target.bytes;
+    if (target.redacted) current.redacted = target.redacted;
+    else delete current.redacted;
   }
 }
 

@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { chunkFile, SMALL_FILE } from './chunker.js';
+import { chunkFile, digestOf, SMALL_FILE } from './chunker.js';
+import type { GuardStream } from './guard.js';
 import type { ObjectStore, PackWriter } from './objects.js';
 import { EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
 import type { Entry, EntryMap } from './types.js';
@@ -28,6 +29,8 @@ export interface FileNode {
   exec: boolean;
   chunks: string[];
   stat: StatKey | null;
+  /** The stored copy has secret spans overwritten by the guard (the file on disk does not). */
+  redacted?: boolean;
 }
 
 export interface LinkNode {
@@ -45,12 +48,16 @@ export interface DirNode {
   /** Files and bytes below, valid while `tree` is set. */
   files: number;
   bytes: number;
+  /** Redacted files below, valid while `tree` is set. */
+  redacted?: number;
 }
 
 export type Node = FileNode | LinkNode | DirNode;
 
-export function dirNode(tree: string | null, files = 0, bytes = 0): DirNode {
-  return { kind: 'dir', tree, children: tree === null ? new Map() : null, files, bytes };
+export function dirNode(tree: string | null, files = 0, bytes = 0, redacted = 0): DirNode {
+  const node: DirNode = { kind: 'dir', tree, children: tree === null ? new Map() : null, files, bytes };
+  if (redacted > 0) node.redacted = redacted;
+  return node;
 }
 
 /** What a scan must know besides the model: where, what to skip, where new objects go. */
@@ -60,8 +67,17 @@ export interface ScanContext {
   writer: PackWriter;
   /** true when a path must not be kept (ignore rules or a credential path); may record a finding. */
   skip(path: string, isDir: boolean): boolean;
-  /** Checks one small file's bytes before they are stored; false keeps them out. */
-  admit(path: string, bytes: Buffer): Promise<boolean>;
+  /**
+   * The guard on one file that fits a chunk: the bytes to store (the same,
+   * or a redacted copy), or null to keep the file out. `abs` is its path on disk.
+   */
+  admit(path: string, bytes: Buffer, abs: string): Promise<{ bytes: Buffer; redacted: boolean } | null>;
+  /** The guard on an entry's name (and a symlink's target): false keeps the entry out. */
+  admitName(path: string, target: string | null): Promise<boolean>;
+  /** The guard on a file larger than a chunk, window by window. */
+  stream(path: string, abs: string): GuardStream;
+  /** The guard on a git pack's objects: false keeps the pack out. */
+  admitPack(path: string, abs: string): Promise<boolean>;
   /** Overlay workspaces: files absent from the upper directory are unchanged since the fork. */
   upper?: string;
   /** Milliseconds since the epoch when the scan began (for the racy check). */
@@ -124,11 +140,12 @@ export async function loadDir(objects: ObjectStore, node: DirNode): Promise<Map<
           exec: item.exec,
           chunks: item.chunks,
           stat: null,
+          ...(item.redacted ? { redacted: true } : {}),
         });
       } else if (item.kind === 'symlink') {
         children.set(item.name, { kind: 'symlink', target: item.target, stat: null });
       } else {
-        children.set(item.name, dirNode(item.tree, item.files, item.bytes));
+        children.set(item.name, dirNode(item.tree, item.files, item.bytes, item.redacted));
       }
     }
   }
@@ -155,20 +172,67 @@ export async function findDir(objects: ObjectStore, root: DirNode, path: string)
 }
 
 async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<FileNode | null> {
+  const abs = join(ctx.root, path);
+  if (!(await ctx.admitPack(path, abs))) return null;
   const chunks: string[] = [];
   let size = 0;
-  let first = true;
-  for (const chunk of chunkFile(join(ctx.root, path), st.size)) {
-    // A small file is read as one chunk whatever it holds by then (it may have shrunk): scan it.
-    if (first && st.size <= SMALL_FILE && !(await ctx.admit(path, chunk.bytes))) return null;
-    first = false;
-    await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, chunk.owned);
-    chunks.push(chunk.digest);
-    size += chunk.bytes.length;
+  let redacted = false;
+  if (st.size <= SMALL_FILE) {
+    // A small file is read as one chunk whatever it holds by then (it may have shrunk): the guard sees
+    // exactly the bytes that are stored.
+    let seen = false;
+    for (const chunk of chunkFile(abs, st.size)) {
+      seen = true;
+      const admitted = await ctx.admit(path, chunk.bytes, abs);
+      if (!admitted) return null;
+      const digest = admitted.redacted ? digestOf(admitted.bytes) : chunk.digest;
+      await ctx.writer.add(digest, 'chunk', admitted.bytes, chunk.owned || admitted.redacted);
+      chunks.push(digest);
+      size += admitted.bytes.length;
+      redacted = admitted.redacted;
+    }
+    if (!seen && !(await ctx.admit(path, Buffer.alloc(0), abs))) return null;
+  } else {
+    // Each chunk is scanned with a look-ahead into the next before it is stored; on a finding the
+    // file is withheld (chunks already stored hold none of it but clean bytes).
+    const scan = ctx.stream(path, abs);
+    let offset = 0;
+    for (const chunk of chunkFile(abs, st.size)) {
+      if (!(await scan.feed(chunk.window ?? chunk.bytes, offset))) return null;
+      await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, chunk.owned);
+      chunks.push(chunk.digest);
+      size += chunk.bytes.length;
+      offset += chunk.bytes.length;
+    }
   }
-  if (size === 0 && !(await ctx.admit(path, Buffer.alloc(0)))) return null;
   ctx.onFile?.();
-  return { kind: 'file', size, exec: (st.mode & 0o100) !== 0, chunks, stat: statKeyOf(st, ctx.startedMs) };
+  const node: FileNode = {
+    kind: 'file',
+    size,
+    exec: (st.mode & 0o100) !== 0,
+    chunks,
+    stat: statKeyOf(st, ctx.startedMs),
+  };
+  if (redacted) node.redacted = true;
+  return node;
+}
+
+/** The 1-based line of a byte offset in a file (for findings in large files; read only when there is one). */
+export function lineOfOffset(abs: string, offset: number): number {
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  const fd = openSync(abs, 'r');
+  let line = 1;
+  try {
+    for (let position = 0; position < offset; ) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, offset - position), position);
+      if (n === 0) break;
+      for (let i = buffer.indexOf(10); i !== -1 && i < n; i = buffer.indexOf(10, i + 1)) line++;
+      position += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return line;
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -256,6 +320,7 @@ async function updateEntry(
   if (ctx.skip(rel, isDir)) return { kept: false, changed: false };
   const st = lstatOrNull(join(ctx.root, rel));
   if (!st) return { kept: false, changed: false };
+  if (!st.isSymbolicLink() && !(await ctx.admitName(rel, null))) return { kept: false, changed: false };
   const existing = children.get(name);
   if (st.isDirectory()) {
     if (existing?.kind === 'dir') {
@@ -281,6 +346,7 @@ async function updateEntry(
   if (st.isSymbolicLink()) {
     if (existing?.kind === 'symlink' && unchanged(existing.stat, st)) return { kept: true, changed: false };
     const target = readlinkSync(join(ctx.root, rel));
+    if (!(await ctx.admitName(rel, target))) return { kept: false, changed: false };
     children.set(name, { kind: 'symlink', target, stat: statKeyOf(st, ctx.startedMs) });
     return { kept: true, changed: !(existing?.kind === 'symlink' && existing.target === target) };
   }
@@ -289,7 +355,12 @@ async function updateEntry(
 }
 
 function sameFile(a: FileNode, b: FileNode): boolean {
-  return a.exec === b.exec && a.size === b.size && a.chunks.join() === b.chunks.join();
+  return (
+    a.exec === b.exec &&
+    a.size === b.size &&
+    a.chunks.join() === b.chunks.join() &&
+    (a.redacted ?? false) === (b.redacted ?? false)
+  );
 }
 
 /** Overlay: a file the upper directory does not hold is the lower one, unchanged since the fork. */
@@ -306,18 +377,24 @@ export async function seal(writer: PackWriter, node: DirNode): Promise<string> {
   const items: TreeItem[] = [];
   let files = 0;
   let bytes = 0;
+  let redacted = 0;
   for (const [name, child] of node.children ?? []) {
     if (child.kind === 'file') {
-      items.push({ name, kind: 'file', size: child.size, exec: child.exec, chunks: child.chunks });
+      const marker = child.redacted ? { redacted: true } : {};
+      items.push({ name, kind: 'file', size: child.size, exec: child.exec, chunks: child.chunks, ...marker });
       files++;
       bytes += child.size;
+      if (child.redacted) redacted++;
     } else if (child.kind === 'symlink') {
       items.push({ name, kind: 'symlink', target: child.target });
     } else {
       const tree = await seal(writer, child);
-      items.push({ name, kind: 'dir', tree, files: child.files, bytes: child.bytes });
+      const below = child.redacted ?? 0;
+      const marker = below > 0 ? { redacted: below } : {};
+      items.push({ name, kind: 'dir', tree, files: child.files, bytes: child.bytes, ...marker });
       files += child.files;
       bytes += child.bytes;
+      redacted += below;
     }
   }
   const tree = encodeTree(items);
@@ -325,6 +402,8 @@ export async function seal(writer: PackWriter, node: DirNode): Promise<string> {
   node.tree = tree.digest;
   node.files = files;
   node.bytes = bytes;
+  if (redacted > 0) node.redacted = redacted;
+  else delete node.redacted;
   return tree.digest;
 }
 
@@ -346,4 +425,23 @@ export async function flatten(
     if (child.kind === 'dir') await flatten(objects, child, rel, into);
   }
   return into;
+}
+
+/**
+ * Paths of the redacted files below a directory (a snapshot's root: every
+ * one), reading only the trees that hold any. The root's own count is not
+ * recorded anywhere, so its tree is always read.
+ */
+export async function redactedPaths(
+  objects: ObjectStore,
+  node: DirNode,
+  path = '',
+  out: string[] = [],
+): Promise<string[]> {
+  for (const [name, child] of await loadDir(objects, node)) {
+    const rel = childPath(path, name);
+    if (child.kind === 'file' && child.redacted) out.push(rel);
+    else if (child.kind === 'dir' && (child.redacted ?? 0) > 0) await redactedPaths(objects, child, rel, out);
+  }
+  return out;
 }

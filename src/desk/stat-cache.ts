@@ -11,9 +11,9 @@ import type { DirNode, Node, StatKey } from './model.js';
  */
 type StatTuple = [number, number, number, number, number, 0 | 1];
 type Stored =
-  | { k: 'f'; s: number; x: 0 | 1; h: string[]; st: StatTuple | null }
+  | { k: 'f'; s: number; x: 0 | 1; h: string[]; st: StatTuple | null; r?: 1 }
   | { k: 'l'; t: string; st: StatTuple | null }
-  | { k: 'd'; t: string; f: number; b: number; c: Record<string, Stored> | null };
+  | { k: 'd'; t: string; f: number; b: number; c: Record<string, Stored> | null; r?: number };
 
 function packStat(st: StatKey | null): StatTuple | null {
   return st ? [st.ino, st.size, st.mtimeMs, st.ctimeMs, st.mode, st.racy ? 1 : 0] : null;
@@ -24,26 +24,43 @@ function unpackStat(t: StatTuple | null): StatKey | null {
 }
 
 function store(node: Node): Stored {
-  if (node.kind === 'file')
-    return { k: 'f', s: node.size, x: node.exec ? 1 : 0, h: node.chunks, st: packStat(node.stat) };
+  if (node.kind === 'file') {
+    const stored: Stored = {
+      k: 'f',
+      s: node.size,
+      x: node.exec ? 1 : 0,
+      h: node.chunks,
+      st: packStat(node.stat),
+    };
+    if (node.redacted) stored.r = 1;
+    return stored;
+  }
   if (node.kind === 'symlink') return { k: 'l', t: node.target, st: packStat(node.stat) };
   let c: Record<string, Stored> | null = null;
   if (node.children) {
     c = {};
     for (const [name, child] of node.children) c[name] = store(child);
   }
-  return { k: 'd', t: node.tree as string, f: node.files, b: node.bytes, c };
+  const dir: Stored = { k: 'd', t: node.tree as string, f: node.files, b: node.bytes, c };
+  if (node.redacted) dir.r = node.redacted;
+  return dir;
 }
 
 function load(s: Stored): Node {
-  if (s.k === 'f') return { kind: 'file', size: s.s, exec: s.x === 1, chunks: s.h, stat: unpackStat(s.st) };
+  if (s.k === 'f') {
+    const file: Node = { kind: 'file', size: s.s, exec: s.x === 1, chunks: s.h, stat: unpackStat(s.st) };
+    if (s.r === 1) file.redacted = true;
+    return file;
+  }
   if (s.k === 'l') return { kind: 'symlink', target: s.t, stat: unpackStat(s.st) };
   let children: Map<string, Node> | null = null;
   if (s.c) {
     children = new Map();
     for (const [name, child] of Object.entries(s.c)) children.set(name, load(child));
   }
-  return { kind: 'dir', tree: s.t, files: s.f, bytes: s.b, children };
+  const dir: Node = { kind: 'dir', tree: s.t, files: s.f, bytes: s.b, children };
+  if (s.r) dir.redacted = s.r;
+  return dir;
 }
 
 /** Saves a sealed model (every directory digest known) for the given head snapshot. */

@@ -4,15 +4,17 @@ import { digestOf } from './chunker.js';
 /**
  * Tree objects (format v1): one per directory, the JSON text of
  * `{"v":1,"e":[…]}` with entries sorted by name (UTF-16 code-unit order):
- *   [name, "f", size, exec 0|1, [chunk digests]]
- *   [name, "d", tree digest, files below, bytes below]
+ *   [name, "f", size, exec 0|1, [chunk digests]]            (+ `, 1` when redacted)
+ *   [name, "d", tree digest, files below, bytes below]      (+ `, n` redacted files below, n > 0)
  *   [name, "l", link text]
+ * A redacted file is the stored copy of a file whose secret spans the guard
+ * overwrote (docs/design/desk.md); the marker lets every restore and fork say so.
  * A tree's digest is the sha256 of that text, so equal directories share one
  * object and an unchanged subtree is never rewritten.
  */
 export type TreeItem =
-  | { name: string; kind: 'file'; size: number; exec: boolean; chunks: string[] }
-  | { name: string; kind: 'dir'; tree: string; files: number; bytes: number }
+  | { name: string; kind: 'file'; size: number; exec: boolean; chunks: string[]; redacted?: boolean }
+  | { name: string; kind: 'dir'; tree: string; files: number; bytes: number; redacted?: number }
   | { name: string; kind: 'symlink'; target: string };
 
 const DIGEST = /^[0-9a-f]{64}$/;
@@ -24,8 +26,14 @@ export function byName(a: { name: string }, b: { name: string }): number {
 export function encodeTree(items: TreeItem[]): { digest: string; bytes: Buffer } {
   const sorted = [...items].sort(byName);
   const e = sorted.map((item) => {
-    if (item.kind === 'file') return [item.name, 'f', item.size, item.exec ? 1 : 0, item.chunks];
-    if (item.kind === 'dir') return [item.name, 'd', item.tree, item.files, item.bytes];
+    if (item.kind === 'file') {
+      const entry = [item.name, 'f', item.size, item.exec ? 1 : 0, item.chunks];
+      return item.redacted ? [...entry, 1] : entry;
+    }
+    if (item.kind === 'dir') {
+      const entry = [item.name, 'd', item.tree, item.files, item.bytes];
+      return item.redacted ? [...entry, item.redacted] : entry;
+    }
     return [item.name, 'l', item.target];
   });
   const bytes = Buffer.from(JSON.stringify({ v: 1, e }));
@@ -69,7 +77,8 @@ export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
       raw[1] === 'f' &&
       Number.isSafeInteger(raw[2]) &&
       (raw[3] === 0 || raw[3] === 1) &&
-      Array.isArray(raw[4])
+      Array.isArray(raw[4]) &&
+      (raw.length === 5 || (raw.length === 6 && raw[5] === 1))
     ) {
       const chunks = raw[4] as unknown[];
       if (!chunks.every((c) => typeof c === 'string' && DIGEST.test(c)))
@@ -80,15 +89,25 @@ export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
         size: raw[2] as number,
         exec: raw[3] === 1,
         chunks: chunks as string[],
+        ...(raw[5] === 1 ? { redacted: true } : {}),
       });
     } else if (
       raw[1] === 'd' &&
       typeof raw[2] === 'string' &&
       DIGEST.test(raw[2]) &&
       Number.isSafeInteger(raw[3]) &&
-      Number.isSafeInteger(raw[4])
+      Number.isSafeInteger(raw[4]) &&
+      (raw.length === 5 || (raw.length === 6 && Number.isSafeInteger(raw[5]) && (raw[5] as number) > 0))
     ) {
-      items.push({ name, kind: 'dir', tree: raw[2], files: raw[3] as number, bytes: raw[4] as number });
+      const redacted = raw.length === 6 ? { redacted: raw[5] as number } : {};
+      items.push({
+        name,
+        kind: 'dir',
+        tree: raw[2],
+        files: raw[3] as number,
+        bytes: raw[4] as number,
+        ...redacted,
+      });
     } else if (raw[1] === 'l' && typeof raw[2] === 'string') {
       items.push({ name, kind: 'symlink', target: raw[2] });
     } else {

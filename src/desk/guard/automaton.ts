@@ -1,0 +1,114 @@
+/**
+ * The keyword prefilter: one pass of an Aho–Corasick automaton (a full DFA on
+ * bytes, ASCII letters folded) over a file's bytes says which rules can match
+ * at all, and where their keywords occur. A rule none of whose keywords occur
+ * cannot match and is not run; that keeps most files away from the regular
+ * expressions entirely.
+ */
+
+/** Hit positions kept per scan; past this a caller scans the whole window. */
+export const MAX_POSITIONS = 256;
+
+export interface KeywordHits {
+  /** Indices of the rules whose keywords occur, sorted. */
+  rules: number[];
+  /** End offsets (exclusive) of keyword occurrences, in order; at most {@link MAX_POSITIONS}. */
+  positions: number[];
+  /** More occurrences than `positions` holds. */
+  overflow: boolean;
+}
+
+export interface Automaton {
+  scan(bytes: Uint8Array): KeywordHits;
+}
+
+function fold(byte: number): number {
+  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+}
+
+/** Builds the DFA for `keywords[rule]` (ASCII, matched case-insensitively). */
+export function buildAutomaton(keywords: readonly (readonly string[])[]): Automaton {
+  const goto: Map<number, number>[] = [new Map()];
+  const outputs: Set<number>[] = [new Set()];
+  keywords.forEach((words, ruleIndex) => {
+    for (const keyword of words) {
+      let s = 0;
+      for (const byte of Buffer.from(keyword.toLowerCase(), 'latin1')) {
+        let next = goto[s]!.get(byte);
+        if (next === undefined) {
+          next = goto.length;
+          goto.push(new Map());
+          outputs.push(new Set());
+          goto[s]!.set(byte, next);
+        }
+        s = next;
+      }
+      outputs[s]!.add(ruleIndex);
+    }
+  });
+  const n = goto.length;
+  const delta = new Uint32Array(n * 256);
+  const failure = new Array<number>(n).fill(0);
+  const queue: number[] = [];
+  for (let c = 0; c < 256; c++) {
+    const next = goto[0]!.get(fold(c));
+    delta[c] = next ?? 0;
+    if (next !== undefined && c === fold(c)) queue.push(next);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const s = queue[head]!;
+    for (const r of outputs[failure[s]!]!) outputs[s]!.add(r);
+    for (let c = 0; c < 256; c++) {
+      const next = goto[s]!.get(fold(c));
+      if (next === undefined) {
+        delta[s * 256 + c] = delta[failure[s]! * 256 + c]!;
+      } else {
+        delta[s * 256 + c] = next;
+        if (c === fold(c)) {
+          failure[next] = delta[failure[s]! * 256 + c]!;
+          queue.push(next);
+        }
+      }
+    }
+  }
+  // Next state times 256, negated when that state ends a keyword: one sign test per byte.
+  const encoded = new Int32Array(n * 256);
+  for (let i = 0; i < delta.length; i++) {
+    const next = delta[i]!;
+    encoded[i] = outputs[next]!.size > 0 ? -(next * 256) : next * 256;
+  }
+  const enables = outputs.map((o) => [...o]);
+  const seen = new Uint32Array(n);
+  let generation = 0;
+  return {
+    scan(bytes: Uint8Array): KeywordHits {
+      generation = (generation + 1) >>> 0;
+      if (generation === 0) {
+        seen.fill(0);
+        generation = 1;
+      }
+      const states: number[] = [];
+      const positions: number[] = [];
+      let overflow = false;
+      let s = 0;
+      const length = bytes.length;
+      for (let i = 0; i < length; i++) {
+        s = encoded[s | bytes[i]!]!;
+        if (s < 0) {
+          s = -s;
+          const state = s >> 8;
+          if (seen[state] !== generation) {
+            seen[state] = generation;
+            states.push(state);
+          }
+          if (positions.length < MAX_POSITIONS) positions.push(i + 1);
+          else overflow = true;
+        }
+      }
+      if (states.length === 0) return { rules: [], positions, overflow };
+      const selected = new Set<number>();
+      for (const state of states) for (const r of enables[state]!) selected.add(r);
+      return { rules: [...selected].sort((a, b) => a - b), positions, overflow };
+    },
+  };
+}
