@@ -210,7 +210,9 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     ),
   );
   v1.get('/events/:event/path', async (c) =>
-    c.json(await c.var.fabric.readPath({ ...queryArgs(c, ['from', 'limit']), to: c.req.param('event') } as never)),
+    c.json(
+      await c.var.fabric.readPath({ ...queryArgs(c, ['from', 'limit']), to: c.req.param('event') } as never),
+    ),
   );
   v1.get('/sessions/:session/branches/:branch/history', async (c) =>
     c.json(await c.var.fabric.branchHistory(c.req.param('session'), c.req.param('branch'))),
