@@ -268,6 +268,11 @@ describe('cairn CLI on a local store', () => {
     expect(badStdin.code).toBe('INVALID_ARGUMENT');
     expect(badNumber.code).toBe('INVALID_ARGUMENT');
     expect(noStore).toMatchObject({ code: 'UNAVAILABLE', data: { store: join(work, 'absent') } });
+    const rounded = await fails(
+      ['log', 'append', session, '--kind', 'x', '--payload', '{"id":12345678901234567890}', '--store', store],
+      5,
+    );
+    expect(rounded.message).toContain('12345678901234567890');
   });
 
   it('prints no stack trace unless CAIRN_DEBUG=1', async () => {
