@@ -35,7 +35,13 @@ import {
   scanFile,
 } from './guard.js';
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
-import { isMergedFile, type MergeConflict, type MergedEntry, mergeTrees } from './merge.js';
+import {
+  hasConflictMarkers,
+  isMergedFile,
+  type MergeConflict,
+  type MergedEntry,
+  mergeTrees,
+} from './merge.js';
 import {
   cloneDir,
   type DirNode,
@@ -330,17 +336,25 @@ export class Desk {
     return rows.map((r) => toWorkspace({ ...r, created_at: Number(r.created_at) }));
   }
 
-  /** The workspace attached at a directory on this host. */
+  /** The workspace attached at a directory on this host (or, when the directory lies inside one, a hint naming it). */
   async findWorkspace(dir: string): Promise<Workspace> {
     const path = this.resolveDir(dir);
-    const row = await this.read('desk.read', (tx) =>
-      tx.get<WorkspaceRow>(
-        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND path = ? AND state = 'attached'`,
-        [this.tenant, this.options.host, path],
+    const rows = await this.read('desk.read', (tx) =>
+      tx.all<WorkspaceRow>(
+        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND state = 'attached'`,
+        [this.tenant, this.options.host],
       ),
     );
-    if (!row) throw notFound('workspace at', path);
-    return toWorkspace(row);
+    const exact = rows.find((r) => r.path === path);
+    if (exact) return toWorkspace(exact);
+    const around = rows.find((r) => path.startsWith(`${r.path}${sep}`));
+    throw new CairnError(
+      'NOT_FOUND',
+      around
+        ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.path}: run the command there, or pass --ws ${around.id}`
+        : `no workspace is attached at ${path}: run \`cairn ws attach ${path}\` first (or pass --ws WS)`,
+      { resource: 'workspace', path, ...(around ? { inside: around.id } : {}) },
+    );
   }
 
   async listSnapshots(workspace: string): Promise<Snapshot[]> {
@@ -720,7 +734,7 @@ export class Desk {
       // (with its stat data) stays as it was for the next checkpoint.
       const live = await this.dryScan(h);
       const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
-      await applyTree(ctx, live, dirNode(target.root));
+      await applyTree(ctx, live, dirNode(target.root, Number(target.files), Number(target.bytes)));
       const eventsAfter = await this.eventsAfter(h, target);
       return { snapshot: toSnapshot(target), changes: ctx.changes, eventsAfter, withheld: ctx.withheld };
     });
@@ -763,7 +777,7 @@ export class Desk {
       const ctx = applyContext(h.row.path, this.objects, true, (p) => credentialPathRule(p) !== null, only);
       ctx.onWrite = h.watcher ? (path) => h.watcher?.expect([path]) : undefined;
       ctx.onFile = this.counter('write');
-      await applyTree(ctx, h.root, dirNode(target.root));
+      await applyTree(ctx, h.root, dirNode(target.root, Number(target.files), Number(target.bytes)));
       const settled = this.now();
       for (const { path, node } of ctx.written) {
         const st = lstatSync(join(h.row.path, path), { throwIfNoEntry: false });
@@ -1056,6 +1070,34 @@ export class Desk {
   }
 
   /**
+   * Refuses a merge into a workspace whose last merge left conflict markers
+   * that are still there: a second merge would nest markers in them.
+   */
+  private async refuseUnresolvedMerge(into: WorkspaceRow): Promise<void> {
+    const last = await this.read('desk.read', (tx) =>
+      tx.get<{ id: string; event: string; parent: string }>(
+        `SELECT id, event, parent FROM desk_snapshots WHERE tenant = ? AND workspace = ? AND kind = 'merge'
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
+        [this.tenant, into.id],
+      ),
+    );
+    if (!last) return;
+    const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, last.event));
+    const conflicts = (event.payload as { conflicts?: string[] }).conflicts ?? [];
+    const unresolved = conflicts.filter((path) => {
+      const abs = join(into.path, path);
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      return st?.isFile() === true && hasConflictMarkers(readFileSync(abs, 'utf8'));
+    });
+    if (unresolved.length === 0) return;
+    throw new CairnError(
+      'CONFLICT',
+      `${unresolved.length} file(s) still hold conflict markers from merge ${last.id} (${unresolved.slice(0, 5).join(', ')}): resolve them and run \`cairn ws checkpoint\`, or abort that merge with \`cairn ws restore ${last.parent}\`, then merge again`,
+      { workspace: into.id, merge: last.id, unresolved, abort: last.parent },
+    );
+  }
+
+  /**
    * Three-way merge of one workspace into another, base = the fork snapshot.
    * Clean changes are written; conflicts are written with markers and
    * returned with the base, ours and theirs texts. The target is then
@@ -1070,6 +1112,7 @@ export class Desk {
       await workspaceRow(tx, this.tenant, input.into),
     ]);
     const baseId = await this.mergeBase(fromRow, intoRow);
+    await this.refuseUnresolvedMerge(intoRow);
     const theirs = (await this.checkpoint(input.from)).snapshot;
     return this.withHandle(input.into, async (h) => {
       const ours = (await this.snapshot(h, 'checkpoint')).snapshot;
