@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -274,6 +274,26 @@ describe('cairn CLI on a local store', () => {
     );
     expect(rounded.message).toContain('12345678901234567890');
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'says the disk is full when a store cannot open for want of space',
+    async () => {
+      const small = join(work, 'full-disk');
+      mkdirSync(small);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small]);
+      try {
+        // Fill the disk to the last block.
+        try {
+          execFileSync('dd', ['if=/dev/zero', `of=${join(small, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+        } catch {}
+        const failed = await fails(['init', '--store', join(small, 'store')], 7);
+        expect(failed.code).toBe('UNAVAILABLE');
+        expect(failed.message).toMatch(/disk .* is full/);
+      } finally {
+        execFileSync('umount', ['-l', small]);
+      }
+    },
+  );
 
   it('prints no stack trace unless CAIRN_DEBUG=1', async () => {
     const args = ['session', 'show', 'bad-id', '--store', store];

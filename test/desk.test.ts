@@ -458,6 +458,40 @@ function deskSuite(backend: Backend) {
         expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('small\n');
       },
     );
+
+    it.skipIf(backend !== 'sqlite' || process.getuid?.() !== 0)(
+      'a checkpoint that runs out of disk after storing some packs deletes them, so a retry that fits succeeds',
+      async () => {
+        const small = join(temp.dir, 'small');
+        mkdirSync(small);
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=14m', 'tmpfs', small]);
+        const { Store } = await import('../src/store.js');
+        store = await Store.openDir(join(small, 'store'));
+        cleanup = () => store.close();
+        who = await store.localIdentity();
+        desk = another(who);
+        const work = join(temp.dir, 'work');
+        put(work, 'a.txt', 'small\n');
+        const { workspace } = await desk.attach({ dir: work });
+        // Three 8 MiB packs' worth: the first lands, the second does not fit.
+        put(work, 'big.bin', randomBytes(20 * 1024 * 1024));
+        await expectCode(desk.checkpoint(workspace.id), 'UNAVAILABLE');
+        const packFiles = (dir: string): string[] =>
+          readdirSync(dir, { recursive: true, withFileTypes: true })
+            .filter((e) => e.isFile())
+            .map((e) => e.name);
+        expect(packFiles(join(small, 'store', 'blobs'))).toEqual([]);
+        unlinkSync(join(work, 'big.bin'));
+        const fits = randomBytes(9 * 1024 * 1024);
+        put(work, 'fits.bin', fits);
+        const retried = await desk.checkpoint(workspace.id);
+        expect(retried.created).toBe(true);
+        expect((await desk.verify()).ok).toBe(true);
+        unlinkSync(join(work, 'fits.bin'));
+        await desk.restore(workspace.id, retried.snapshot.id);
+        expect(readFileSync(join(work, 'fits.bin')).equals(fits)).toBe(true);
+      },
+    );
   });
 
   describe('desk: tenants', () => {

@@ -571,13 +571,35 @@ export class Desk {
     }
   }
 
+  /**
+   * One try at a snapshot. When it fails before its commit (a full disk, a
+   * retry), the packs it stored are deleted at once, so a retry that fits
+   * the disk succeeds; once the commit has begun they are left to GC (the
+   * commit may have landed).
+   */
   private async snapshotOnce(
     h: Handle,
     kind: SnapshotKind,
     extra: SnapshotOptions,
   ): Promise<CheckpointResult> {
-    const findings: SecretFinding[] = [];
     const writer = this.objects.writer(this.now);
+    const stage = { committing: false };
+    try {
+      return await this.snapshotWith(h, kind, extra, writer, stage);
+    } catch (error) {
+      if (!stage.committing || error instanceof Retry) await writer.discard();
+      throw error;
+    }
+  }
+
+  private async snapshotWith(
+    h: Handle,
+    kind: SnapshotKind,
+    extra: SnapshotOptions,
+    writer: PackWriter,
+    stage: { committing: boolean },
+  ): Promise<CheckpointResult> {
+    const findings: SecretFinding[] = [];
     const ctx = this.scanContext(h, writer, findings);
     const dirty: Dirty | 'all' = extra.noScan
       ? { dirs: new Set(), files: new Set(), deep: new Set() }
@@ -642,6 +664,7 @@ export class Desk {
       created_at: now,
     };
     let appended: CairnEvent | undefined;
+    stage.committing = true;
     await this.write('desk.write', async (tx) => {
       await lockDesk(tx, this.tenant);
       if (extra.beforeCommit) await extra.beforeCommit(tx, id);
