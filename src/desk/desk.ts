@@ -755,7 +755,10 @@ export class Desk {
       const target = await this.snapshotById(snapshot);
       // Scan a copy of the model, storing nothing: a preview changes nothing, and the real model
       // (with its stat data) stays as it was for the next checkpoint.
-      const live = await this.dryScan(h);
+      const findings: SecretFinding[] = [];
+      const live = await this.dryScan(h, findings);
+      // A restore checkpoints first; under the fail policy that checkpoint refuses, so the preview does too.
+      if (findings.length > 0 && this.policy === 'fail') throw guardFailure(findings);
       const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
       await applyTree(ctx, live, dirNode(target.root, Number(target.files), Number(target.bytes)));
       const eventsAfter = await this.eventsAfter(h, target);
@@ -870,11 +873,11 @@ export class Desk {
   }
 
   /** The live directory as a model, from a full scan of a copy of the workspace's model, storing nothing. */
-  private async dryScan(h: Handle): Promise<DirNode> {
+  private async dryScan(h: Handle, findings: SecretFinding[] = []): Promise<DirNode> {
     const copy = cloneDir(h.root);
     const writer = this.objects.writer(this.now);
     writer.dryRun = true;
-    await rescan(this.scanContext(h, writer, []), copy, '', true);
+    await rescan(this.scanContext(h, writer, findings), copy, '', true);
     await seal(writer, copy);
     return copy;
   }
