@@ -19,7 +19,11 @@
 //     (WAL, synchronous=FULL) of a row the size of its audit entry. The
 //     series run batch by batch in rotating order so drift and disk noise
 //     hit all alike. The fdatasyncs Cairn's SQLite engine issues are timed by
-//     wrapping `fs.fdatasync`. For context, POSTs through a live grant
+//     wrapping `fs.fdatasync`. Issue 10: the same proxy with its header
+//     allow-lists and response scanning switched off (`unguardedForBench`: a
+//     deny-list and a plain pipe, as before the hardening) runs in the same
+//     rotation on the same requests; the guards' cost is the real proxy's
+//     p50 minus that one (target ≤ 0.1 ms). For context, POSTs through a live grant
 //     without approval, beside direct POSTs.
 //     Upstream, forwarder, proxies and client share this process's event
 //     loop (the requests are sequential, so nothing overlaps).
@@ -42,6 +46,7 @@ const DECIDE_CALLS = 1000;
 const DECIDE_BATCHES = 500;
 const TARGET_ADDED_MS = 1;
 const TARGET_CHECK_US = 50;
+const TARGET_GUARDS_MS = 0.1;
 const SECRET = 'sk_live_bench_4f9a1c7e2b8d6035';
 
 // Time the WAL fdatasyncs Cairn's SQLite engine issues (WalSync calls fs.fdatasync on the
@@ -69,6 +74,7 @@ fs.fdatasyncSync = (fd) => {
 syncBuiltinESMExports();
 
 const { MasterKey, Store, decide, startProxy } = await fromDist('index.js');
+const { SecretForms } = await fromDist('keys/proxy/echo-scanner.js');
 
 const sha256hex = (data) => createHash('sha256').update(data).digest('hex');
 
@@ -94,7 +100,16 @@ function upstreamHandler(req, res) {
     size += d.length;
   });
   req.on('end', () => {
-    const body = JSON.stringify({ ok: true, path: req.url, got: size });
+    // /api/large: a 16 KiB JSON answer, for the response scan's cost on a page of results.
+    const body = req.url.startsWith('/api/large')
+      ? JSON.stringify({
+          items: Array.from({ length: 200 }, (_, i) => ({
+            id: `inv_${i}`,
+            total: i * 7,
+            note: 'x'.repeat(40),
+          })),
+        })
+      : JSON.stringify({ ok: true, path: req.url, got: size });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
@@ -228,11 +243,24 @@ try {
   });
   const proxy = await startProxy({ keysFor: (tenant) => (tenant === who.tenant ? proxyKeys : undefined) });
   closers.push(proxy.close);
+  // The same proxy with allow-lists and response scanning off: the guards' baseline.
+  const unguarded = await startProxy({
+    keysFor: (tenant) => (tenant === who.tenant ? proxyKeys : undefined),
+    unguardedForBench: true,
+  });
+  closers.push(unguarded.close);
   const proxyPort = Number(new URL(proxy.url).port);
   // The same proxy code with the decision stubbed: what the proxy's HTTP handling costs without the store.
   let stubDecision;
-  const stubbed = await startProxy({ keysFor: () => ({ authorizeRequest: async () => stubDecision }) });
+  let stubLarge;
+  const stubKeys = {
+    authorizeRequest: async (r) => (r.pathAndQuery.startsWith('/large') ? stubLarge : stubDecision),
+  };
+  const stubbed = await startProxy({ keysFor: () => stubKeys });
   closers.push(stubbed.close);
+  // The guards' cost measured without the store's fdatasync noise: the stubbed proxy, guards off.
+  const stubbedOff = await startProxy({ keysFor: () => stubKeys, unguardedForBench: true });
+  closers.push(stubbedOff.close);
 
   const session = (await fabric.createSession({ title: 'keys bench' })).id;
   await fabric.append({ session, kind: 'note', payload: 'x' });
@@ -266,8 +294,10 @@ try {
   const plain = agent(forwarder.port);
   const viaProxy = agent(proxyPort);
   const viaStub = agent(Number(new URL(stubbed.url).port));
+  const viaUnguarded = agent(Number(new URL(unguarded.url).port));
+  const viaStubOff = agent(Number(new URL(stubbedOff.url).port));
   closers.push(async () => {
-    for (const a of [direct, plain, viaProxy, viaStub]) a.agent.destroy();
+    for (const a of [direct, plain, viaProxy, viaStub, viaUnguarded, viaStubOff]) a.agent.destroy();
   });
   const json = { 'content-type': 'application/json' };
   const asAgent = { ...json, authorization: `Bearer ${SECRET}` }; // what an agent holding the key would send
@@ -295,6 +325,8 @@ try {
   );
   stubDecision = await keys.authorizeRequest(authRequest);
   if (stubDecision.outcome !== 'forward') throw new Error(`authorizeRequest: ${stubDecision.outcome}`);
+  stubLarge = await keys.authorizeRequest({ ...authRequest, pathAndQuery: '/large' });
+  if (stubLarge.outcome !== 'forward') throw new Error(`authorizeRequest: ${stubLarge.outcome}`);
   const db = openRawDb(dir);
   closers.push(async () => db.close());
   const insert = db.prepare(INSERT);
@@ -312,6 +344,37 @@ try {
   const proxyGet = {
     label: 'cairn proxy GET (read grant)',
     send: () => call(viaProxy.agent, viaProxy.port, 'GET', '/billing/invoices?page=1', proxyHeaders),
+  };
+  // What an agent's HTTP client typically sends besides the handle.
+  const clientHeaders = {
+    ...proxyHeaders,
+    accept: 'application/json',
+    'user-agent': 'agent-sdk/1.0',
+    'x-request-id': 'req_0123456789',
+  };
+  const guardedGet = {
+    label: 'cairn proxy GET, client headers, guards on',
+    send: () => call(viaProxy.agent, viaProxy.port, 'GET', '/billing/invoices?page=1', clientHeaders),
+  };
+  const unguardedGet = {
+    label: 'cairn proxy GET, client headers, guards off',
+    send: () => call(viaUnguarded.agent, viaUnguarded.port, 'GET', '/billing/invoices?page=1', clientHeaders),
+  };
+  const stubOn = {
+    label: 'stubbed decision, guards on',
+    send: () => call(viaStub.agent, viaStub.port, 'GET', '/billing/invoices?page=1', clientHeaders),
+  };
+  const stubOff = {
+    label: 'stubbed decision, guards off',
+    send: () => call(viaStubOff.agent, viaStubOff.port, 'GET', '/billing/invoices?page=1', clientHeaders),
+  };
+  const stubLargeOn = {
+    label: 'stubbed decision, 16 KiB answer, guards on',
+    send: () => call(viaStub.agent, viaStub.port, 'GET', '/billing/large', clientHeaders),
+  };
+  const stubLargeOff = {
+    label: 'stubbed decision, 16 KiB answer, guards off',
+    send: () => call(viaStubOff.agent, viaStubOff.port, 'GET', '/billing/large', clientHeaders),
   };
   const stubGet = {
     label: 'cairn proxy GET, decision stubbed (no store)',
@@ -342,7 +405,21 @@ try {
       return 200;
     },
   };
-  const series = [directGet, plainGet, proxyGet, stubGet, noSyncGet, authAlone, rawCommit];
+  const series = [
+    directGet,
+    plainGet,
+    proxyGet,
+    guardedGet,
+    unguardedGet,
+    stubOn,
+    stubOff,
+    stubLargeOn,
+    stubLargeOff,
+    stubGet,
+    noSyncGet,
+    authAlone,
+    rawCommit,
+  ];
   const getSeconds = await alternate(series, N);
 
   // ---- POST through a live grant, for context -------------------------------------------------
@@ -364,7 +441,19 @@ try {
         postBody,
       ),
   };
-  await alternate([directPost, proxyPost], N_POST);
+  const unguardedPost = {
+    label: 'cairn proxy POST, guards off',
+    send: () =>
+      call(
+        viaUnguarded.agent,
+        viaUnguarded.port,
+        'POST',
+        '/billing/invoices/7/reconcile',
+        { ...json, 'x-cairn-handle': handleW },
+        postBody,
+      ),
+  };
+  await alternate([directPost, proxyPost, unguardedPost], N_POST);
 
   // ---- 2. grant check: decide() ---------------------------------------------------------------
 
@@ -392,6 +481,28 @@ try {
   }
   if (allowed !== (100 + 2 * DECIDE_BATCHES) * DECIDE_CALLS) throw new Error('decide refused a request');
 
+  // ---- 3. the echo scan alone: SecretForms.find on a small and a 16 KiB answer ----------------
+
+  const forms = new SecretForms([SECRET, `Bearer ${SECRET}`]);
+  const smallAnswer = Buffer.from(JSON.stringify({ ok: true, path: '/api/invoices?page=1', got: 0 }));
+  const largeAnswer = Buffer.from(
+    JSON.stringify({
+      items: Array.from({ length: 200 }, (_, i) => ({ id: `inv_${i}`, total: i * 7, note: 'x'.repeat(40) })),
+    }),
+  );
+  const scanBatches = (data, batches, calls) => {
+    const perCall = [];
+    for (let b = 0; b < batches; b++) {
+      const t0 = now();
+      for (let i = 0; i < calls; i++) if (forms.find(data)) throw new Error('false positive');
+      perCall.push((ms(t0) * 1000) / calls);
+    }
+    return perCall;
+  };
+  scanBatches(largeAnswer, 20, 100);
+  const scanSmall = stats(scanBatches(smallAnswer, 200, 1000));
+  const scanLarge = stats(scanBatches(largeAnswer, 200, 100));
+
   // ---- report ---------------------------------------------------------------------------------
 
   const dg = stats(directGet.sample);
@@ -407,6 +518,17 @@ try {
   const r = stats(rawCommit.sample);
   const dp = stats(directPost.sample);
   const xp = stats(proxyPost.sample);
+  const up = stats(unguardedPost.sample);
+  const gg = stats(guardedGet.sample);
+  const ug = stats(unguardedGet.sample);
+  const guardsGet = gg.p50 - ug.p50;
+  const son = stats(stubOn.sample);
+  const soff = stats(stubOff.sample);
+  const slon = stats(stubLargeOn.sample);
+  const sloff = stats(stubLargeOff.sample);
+  const guardsStub = son.p50 - soff.p50;
+  const guardsLarge = slon.p50 - sloff.p50;
+  const guardsPost = xp.p50 - up.p50;
   const dr = stats(decideRoot);
   const dc = stats(decideChain);
   const added = xg.p50 - dg.p50;
@@ -421,6 +543,12 @@ try {
   row(proxyGet.label, xg);
   row('  of which authorizeRequest (timed in the proxy)', ap);
   row('  of which fdatasync', ps);
+  row(guardedGet.label, gg);
+  row(unguardedGet.label, ug);
+  row(stubOn.label, son);
+  row(stubOff.label, soff);
+  row(stubLargeOn.label, slon);
+  row(stubLargeOff.label, sloff);
   row(stubGet.label, sg);
   row(noSyncGet.label, ng);
   row('  of which authorizeRequest (timed in the proxy)', nsa);
@@ -437,6 +565,11 @@ try {
       `with the store but no fdatasync ${fmt(ng.p50 - dg.p50)} ms (authorizeRequest ${fmt(nsa.p50)} ms)`,
   );
   console.log(
+    `  allow-lists and response scanning add ${fmt(guardsGet)} ms p50 per GET (guards on ${fmt(gg.p50)} ms vs off ` +
+      `${fmt(ug.p50)} ms, the same requests; target ≤ ${TARGET_GUARDS_MS} ms); without the store's ` +
+      `fdatasync noise (decision stubbed): ${fmt(guardsStub)} ms on a small answer, ${fmt(guardsLarge)} ms on a 16 KiB one`,
+  );
+  console.log(
     `  fdatasyncs: ${proxyGet.syncs.length} in ${xg.n} proxied GETs, ${authAlone.syncs.length} in ${a.n} ` +
       `authorizeRequest calls, ${noSyncGet.syncs.length} in the skipped series, ` +
       `${directGet.syncs.length + plainGet.syncs.length + stubGet.syncs.length} in the direct, forwarded and stubbed ones`,
@@ -444,12 +577,18 @@ try {
   console.log(`POST — N=${N_POST} each, ${Buffer.byteLength(postBody)}-byte JSON body, alternating`);
   row(directPost.label, dp);
   row(proxyPost.label, xp);
-  console.log(`  added p50: ${fmt(xp.p50 - dp.p50)} ms`);
+  row(unguardedPost.label, up);
+  console.log(
+    `  added p50: ${fmt(xp.p50 - dp.p50)} ms; of which allow-lists, body check and response scanning ${fmt(guardsPost)} ms`,
+  );
   console.log(
     `grant check — decide(), ${DECIDE_BATCHES} batches of ${DECIDE_CALLS} calls per chain, interleaved (µs per call)`,
   );
   row('decide(), root grant', dr, 'µs');
   row('decide(), narrowed grant (chain of 2)', dc, 'µs');
+  console.log('echo scan — SecretForms.find over a whole answer (µs per call)');
+  row(`scan, ${smallAnswer.length} B answer`, scanSmall, 'µs');
+  row(`scan, ${largeAnswer.length} B answer`, scanLarge, 'µs');
 
   report({
     metric: 'keys proxy added p50, GET loopback',
@@ -459,6 +598,42 @@ try {
     baselineLabel: 'plain node:http forwarder',
     target: `≤ ${TARGET_ADDED_MS} ms`,
     pass: added <= TARGET_ADDED_MS,
+  });
+  report({
+    metric: 'keys proxy guards added p50 (allow-lists + response scan), GET',
+    unit: 'ms',
+    ours: guardsGet,
+    baseline: ug.p50,
+    baselineLabel: 'same proxy, guards off',
+    target: `≤ ${TARGET_GUARDS_MS} ms`,
+    pass: guardsGet <= TARGET_GUARDS_MS,
+  });
+  report({
+    metric: 'keys proxy guards added p50, decision stubbed (no disk noise), GET',
+    unit: 'ms',
+    ours: guardsStub,
+    baseline: soff.p50,
+    baselineLabel: 'same stubbed proxy, guards off',
+    target: `≤ ${TARGET_GUARDS_MS} ms`,
+    pass: guardsStub <= TARGET_GUARDS_MS,
+  });
+  report({
+    metric: 'keys proxy guards added p50, decision stubbed, 16 KiB answer',
+    unit: 'ms',
+    ours: guardsLarge,
+    baseline: sloff.p50,
+    baselineLabel: 'same stubbed proxy, guards off',
+    target: `≤ ${TARGET_GUARDS_MS} ms`,
+    pass: guardsLarge <= TARGET_GUARDS_MS,
+  });
+  report({
+    metric: 'keys proxy guards added p50 (allow-lists + body check + response scan), POST',
+    unit: 'ms',
+    ours: guardsPost,
+    baseline: up.p50,
+    baselineLabel: 'same proxy, guards off',
+    target: `≤ ${TARGET_GUARDS_MS} ms`,
+    pass: guardsPost <= TARGET_GUARDS_MS,
   });
   report({
     metric: 'keys proxy GET p50',

@@ -324,6 +324,8 @@ function keysSuite(backend: Backend) {
         kind: 'bearer',
         upstream: echo.url,
         value: Buffer.from('sk_live_echo_0123456789'),
+        // Response headers come back by allow-list: x-plain only because the credential lists it.
+        allowHeaders: ['x-plain'],
       });
       await keys.grant({ session, branch: 'a', credential: 'echo', mode: 'read' });
       const res = await fetch(`${proxy.url}/echo/x`, { headers: { 'x-cairn-handle': handle } });
@@ -331,6 +333,7 @@ function keysSuite(backend: Backend) {
       expect(res.headers.get('set-cookie')).toBeNull();
       expect(res.headers.get('x-echo')).toBeNull();
       expect(res.headers.get('x-plain')).toBe('kept');
+      expect(res.headers.get('x-unlisted')).toBeNull();
       await res.text();
     } finally {
       await echo.close();
@@ -578,6 +581,7 @@ async function startEchoUpstream(): Promise<{ url: string; close(): Promise<void
       'set-cookie': 'session=abc; HttpOnly',
       'x-echo': String(req.headers.authorization ?? ''),
       'x-plain': 'kept',
+      'x-unlisted': 'dropped',
       'content-type': 'text/plain',
     });
     res.end('ok');

@@ -153,6 +153,19 @@ const credAdd: StoreCommand = {
       value: 'URL',
       help: 'the test account’s base URL; stdin then holds two lines: live value, sandbox value',
     },
+    {
+      name: 'allow-header',
+      type: 'string',
+      value: 'H',
+      multiple: true,
+      help: 'a header the proxy lets through both ways beyond its defaults (repeatable; never routing overrides)',
+    },
+    {
+      name: 'max-body-bytes',
+      type: 'string',
+      value: 'N',
+      help: 'the largest request body the proxy takes for this credential (default 8 MiB)',
+    },
     MASTER_KEY_FLAG,
   ],
   summary: 'add a credential to the vault; its value is read from stdin (never the command line)',
@@ -169,6 +182,8 @@ const credAdd: StoreCommand = {
         kind,
         upstream,
         header: stringFlag(call.values, 'header'),
+        allowHeaders: listFlag(call.values, 'allow-header'),
+        maxBodyBytes: wholeNumberFlag(call.values, 'max-body-bytes'),
         value: value as Buffer,
         ...(sandboxUpstream !== undefined
           ? { sandbox: { upstream: sandboxUpstream, value: sandbox as Buffer } }

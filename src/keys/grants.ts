@@ -175,11 +175,23 @@ export interface RequestShape {
   method: string;
   /** Host of the upstream the request would go to (`host[:port]`). */
   host: string;
-  /** Path (without query) under the upstream's base. */
+  /** Path (without query) under the upstream's base, as sent. */
   path: string;
+  /** The same path percent-decoded, as the upstream will read it; both must be allowed. */
+  decodedPath?: string;
+  /**
+   * The request carries a body (Content-Length > 0 or chunked): it is a
+   * write whatever its method, since a server may act on a GET's body.
+   */
+  hasBody?: boolean;
 }
 
-export type Decision = { allowed: true; needsApproval: boolean } | { allowed: false; reason: string };
+/** Why a request was refused, as a stable code (the `rule` of the proxy's error data). */
+export type RefusalRule = 'grant_inactive' | 'read_only' | 'body_is_write' | 'method' | 'host' | 'path';
+
+export type Decision =
+  | { allowed: true; needsApproval: boolean }
+  | { allowed: false; reason: string; rule: RefusalRule };
 
 /**
  * May this request go out under this grant chain (the grant first, then its
@@ -190,19 +202,38 @@ export function decide(chain: readonly Grant[], request: RequestShape, now: numb
   for (const g of chain) {
     const state = grantState(g, now);
     if (state !== 'active')
-      return { allowed: false, reason: `grant ${g.id}${g === chain[0] ? '' : ' (an ancestor)'} is ${state}` };
+      return {
+        allowed: false,
+        reason: `grant ${g.id}${g === chain[0] ? '' : ' (an ancestor)'} is ${state}`,
+        rule: 'grant_inactive',
+      };
   }
   const grant = chain[0];
-  if (!grant) return { allowed: false, reason: 'no grant' };
+  if (!grant) return { allowed: false, reason: 'no grant', rule: 'grant_inactive' };
   const method = request.method.toUpperCase();
-  const safe = SAFE_METHODS.has(method);
+  const safe = SAFE_METHODS.has(method) && request.hasBody !== true;
   if (grant.mode === 'read' && !safe)
-    return { allowed: false, reason: `grant ${grant.id} is read-only: ${method} is refused` };
+    return SAFE_METHODS.has(method)
+      ? {
+          allowed: false,
+          reason: `grant ${grant.id} is read-only: a ${method} with a body is a write and is refused (send it without a body)`,
+          rule: 'body_is_write',
+        }
+      : { allowed: false, reason: `grant ${grant.id} is read-only: ${method} is refused`, rule: 'read_only' };
   if (!grant.allow.methods.includes(method))
-    return { allowed: false, reason: `method ${method} is not allowed by grant ${grant.id}` };
+    return { allowed: false, reason: `method ${method} is not allowed by grant ${grant.id}`, rule: 'method' };
   if (!grant.allow.hosts.includes(request.host.toLowerCase()))
-    return { allowed: false, reason: `host ${request.host} is outside grant ${grant.id}'s allow-list` };
-  if (!pathAllowed(request.path, grant.allow.pathPrefixes))
-    return { allowed: false, reason: `path ${request.path} is outside grant ${grant.id}'s allow-list` };
+    return {
+      allowed: false,
+      reason: `host ${request.host} is outside grant ${grant.id}'s allow-list`,
+      rule: 'host',
+    };
+  for (const path of [request.path, request.decodedPath ?? request.path])
+    if (!pathAllowed(path, grant.allow.pathPrefixes))
+      return {
+        allowed: false,
+        reason: `path ${path.length > 128 ? `${path.slice(0, 128)}…` : path} is outside grant ${grant.id}'s allow-list`,
+        rule: 'path',
+      };
   return { allowed: true, needsApproval: grant.mode === 'live' && grant.approval === 'each-write' && !safe };
 }

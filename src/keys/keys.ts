@@ -19,8 +19,13 @@ import {
   type GrantState,
   grantState,
   narrowedGrant,
+  type RefusalRule,
   type RequestShape,
 } from './grants.js';
+import type { RefusalRecord } from './proxy/flood.js';
+import { credentialHeaders } from './proxy/headers.js';
+import { judgePath, truncatePath } from './proxy/paths.js';
+import type { BodyRef } from './proxy/spool.js';
 
 /**
  * The keys layer (DESIGN §6): a vault of credentials sealed under the
@@ -49,6 +54,16 @@ export interface Credential {
   createdBy: string;
   createdAt: number;
   rotatedAt: number;
+  /** Request and response headers the proxy lets through for this credential beyond its defaults. */
+  allowHeaders: string[];
+  /** The largest request body the proxy takes for it; null: the proxy's default. */
+  maxBodyBytes: number | null;
+}
+
+/** What the proxy needs to know of a credential before it reads a body. */
+export interface ProxyOptionsOfCredential {
+  allowHeaders: string[];
+  maxBodyBytes: number | null;
 }
 
 export interface Approval {
@@ -89,13 +104,29 @@ export interface ProxyRequest {
   method: string;
   /** Path under the credential's upstream, starting with `/`, plus any query. */
   pathAndQuery: string;
-  body: Buffer;
+  /** The body, whole or spooled (its digest and size taken as it was read). */
+  body: Buffer | BodyRef;
+  /**
+   * The request carries a body (Content-Length > 0 or chunked): a write
+   * whatever its method. Defaults to a non-empty `body`.
+   */
+  hasBody?: boolean;
   /**
    * The approval this very request was held for, once a person approved it.
    * Set only by the proxy connection that holds the request; never taken
    * from the agent.
    */
   approval?: string;
+  /** Names of request headers the proxy did not pass on (recorded in the audit entry). */
+  droppedHeaders?: string[];
+}
+
+const PREVIEW_HEAD_BYTES = 8 * 1024;
+
+function bodyRefOf(body: Buffer | BodyRef): BodyRef {
+  return Buffer.isBuffer(body)
+    ? { bytes: body.length, digest: sha256Hex(body), head: body.subarray(0, PREVIEW_HEAD_BYTES) }
+    : body;
 }
 
 export type ProxyDecision =
@@ -107,9 +138,30 @@ export type ProxyDecision =
       inject: Record<string, string>;
       grant: string;
       approval?: string;
+      /** The credential's proxy options (extra headers, body limit). */
+      options: ProxyOptionsOfCredential;
+      /** For a later `keys.leak` entry: who made the request. */
+      attribution: Record<string, string>;
     }
   | { outcome: 'hold'; approval: Approval; grant: string }
-  | { outcome: 'deny'; status: 403 | 404; code: 'FORBIDDEN' | 'NOT_FOUND'; message: string };
+  | {
+      outcome: 'deny';
+      status: 403 | 404;
+      code: 'FORBIDDEN' | 'NOT_FOUND';
+      message: string;
+      /** A stable code for the reason, e.g. `body_is_write`, `path_not_plain`, `handle`. */
+      rule: ProxyRefusalRule;
+    };
+
+export type ProxyRefusalRule =
+  | RefusalRule
+  | 'handle'
+  | 'credential_unknown'
+  | 'credential_env'
+  | 'no_grant'
+  | 'path_not_plain'
+  | 'path_leaves_upstream'
+  | 'approval';
 
 export interface KeysOptions {
   engine: Engine;
@@ -138,6 +190,7 @@ interface CredentialRow {
   created_by: string;
   created_at: number;
   rotated_at: number;
+  proxy_options: string;
 }
 
 interface GrantRow {
@@ -183,7 +236,9 @@ interface ApprovalRow {
 const GRANT_COLUMNS =
   'id, parent, session, branch, credential, mode, approval, allow, expires_at, max_uses, uses, on_behalf_of, created_by, created_at, revoked_at, revoked_by, revoke_reason';
 const CREDENTIAL_COLUMNS =
-  'id, name, kind, header, upstream, sandbox_upstream, master_key_id, wrapped_key, live_sealed, sandbox_sealed, version, created_by, created_at, rotated_at';
+  'id, name, kind, header, upstream, sandbox_upstream, master_key_id, wrapped_key, live_sealed, sandbox_sealed, version, created_by, created_at, rotated_at, proxy_options';
+/** The largest body limit a credential may set. */
+const MAX_BODY_LIMIT = 1024 * 1024 * 1024;
 const APPROVAL_COLUMNS =
   'id, grant_id, session, branch, credential, method, url, body_digest, body_bytes, preview, state, requested_by, requested_at, expires_at, decided_by, decided_at, used_at';
 
@@ -212,8 +267,14 @@ function toGrant(r: GrantRow): Grant {
   };
 }
 
+function proxyOptionsOf(r: CredentialRow): ProxyOptionsOfCredential {
+  const parsed = JSON.parse(r.proxy_options || '{}') as Partial<ProxyOptionsOfCredential>;
+  return { allowHeaders: parsed.allowHeaders ?? [], maxBodyBytes: parsed.maxBodyBytes ?? null };
+}
+
 function toCredential(r: CredentialRow): Credential {
   return {
+    ...proxyOptionsOf(r),
     id: r.id,
     name: r.name,
     kind: r.kind,
@@ -387,6 +448,10 @@ export class Keys {
     header?: string;
     value: Buffer;
     sandbox?: { upstream: string; value: Buffer };
+    /** Extra headers the proxy lets through both ways (never routing overrides or credentials). */
+    allowHeaders?: string[];
+    /** The largest request body the proxy takes for this credential (default: the proxy's). */
+    maxBodyBytes?: number;
   }): Promise<Credential> {
     authorize(this.who, 'keys.credential');
     const name = parseInput(CredentialName, input.name, 'credential add');
@@ -401,6 +466,17 @@ export class Keys {
       : '';
     this.checkValue(input.kind, input.value);
     if (input.sandbox) this.checkValue(input.kind, input.sandbox.value);
+    const allowHeaders = credentialHeaders(input.allowHeaders ?? [], header);
+    if (
+      input.maxBodyBytes !== undefined &&
+      (!Number.isSafeInteger(input.maxBodyBytes) ||
+        input.maxBodyBytes < 0 ||
+        input.maxBodyBytes > MAX_BODY_LIMIT)
+    )
+      throw invalid(`a body limit is a whole number of bytes from 0 to ${MAX_BODY_LIMIT}`, {
+        maxBodyBytes: input.maxBodyBytes,
+      });
+    const options: ProxyOptionsOfCredential = { allowHeaders, maxBodyBytes: input.maxBodyBytes ?? null };
     const id = newId('credential', this.now());
     const sealed = this.sealValues(id, 1, input.value, input.sandbox?.value ?? null);
     const at = this.now();
@@ -414,7 +490,7 @@ export class Keys {
           },
         );
       await tx.run(
-        `INSERT INTO key_credentials (tenant, ${CREDENTIAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+        `INSERT INTO key_credentials (tenant, ${CREDENTIAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
         [
           this.tenant,
           id,
@@ -430,6 +506,7 @@ export class Keys {
           this.who.principal,
           at,
           at,
+          JSON.stringify(options),
         ],
       );
       await this.audit(tx, 'keys.credential.add', 'credential', id, {
@@ -438,6 +515,7 @@ export class Keys {
         upstream,
         sandboxUpstream,
         masterKeyId: sealed.masterKeyId,
+        ...options,
       });
       return {
         id,
@@ -451,6 +529,7 @@ export class Keys {
         createdBy: this.who.principal,
         createdAt: at,
         rotatedAt: at,
+        ...options,
       };
     });
   }
@@ -949,18 +1028,38 @@ export class Keys {
    */
   async authorizeRequest(
     request: ProxyRequest,
-    options: { approvalTimeoutMs?: number } = {},
+    options: {
+      approvalTimeoutMs?: number;
+      /**
+       * false: a refusal for a missing, unknown, revoked or expired handle is
+       * returned (rule `handle`) but not audited — the caller audits such
+       * refusals in bounded form (the proxy's RefusalLimiter). Default true.
+       */
+      auditHandleRefusals?: boolean;
+    } = {},
   ): Promise<ProxyDecision> {
     const method = request.method.toUpperCase();
-    const bodyDigest = sha256Hex(request.body);
+    const body = bodyRefOf(request.body);
+    const bodyDigest = body.digest;
+    const hasBody = request.hasBody ?? body.bytes > 0;
+    const dropped = request.droppedHeaders?.length ? { droppedHeaders: request.droppedHeaders } : {};
     return this.engine.write(this.tenant, async (tx) => {
       const at = this.now();
       const handle = await this.resolveHandle(tx, request.handle, at);
       const deny = async (
         message: string,
+        rule: ProxyRefusalRule,
         extra: Record<string, unknown>,
         status: 403 | 404 = 403,
       ): Promise<ProxyDecision> => {
+        const refusal = {
+          outcome: 'deny',
+          status,
+          code: status === 404 ? 'NOT_FOUND' : 'FORBIDDEN',
+          message,
+          rule,
+        } as const;
+        if (rule === 'handle' && options.auditHandleRefusals === false) return refusal;
         await this.audit(
           tx,
           'keys.deny',
@@ -972,42 +1071,61 @@ export class Keys {
               : { agent: handle.principal, session: handle.session, branch: handle.branch }),
             credential: request.credential,
             method,
-            path: request.pathAndQuery.split('?')[0],
+            path: truncatePath(request.pathAndQuery.split('?')[0] ?? ''),
             bodyDigest,
+            bodyBytes: body.bytes,
             reason: message,
+            rule,
+            ...dropped,
             ...extra,
           },
           typeof handle === 'string' ? this.who.principal : handle.principal,
         );
-        return { outcome: 'deny', status, code: status === 404 ? 'NOT_FOUND' : 'FORBIDDEN', message };
+        return refusal;
       };
       if (typeof handle === 'string')
-        return deny(`${handle}: pass the handle from \`cairn exec --branch\` as x-cairn-handle`, {});
+        return deny(
+          `${handle}: pass the handle from \`cairn exec --branch\` as x-cairn-handle`,
+          'handle',
+          {},
+        );
       const cred = await this.credentialRow(tx, request.credential);
-      if (!cred) return deny(`credential ${request.credential} is unknown: see \`cairn cred ls\``, {}, 404);
+      if (!cred)
+        return deny(
+          `credential ${request.credential} is unknown: see \`cairn cred ls\``,
+          'credential_unknown',
+          {},
+          404,
+        );
       if (cred.kind === 'env')
         return deny(
           `credential ${cred.name} is an environment credential: it is injected by \`cairn exec --env-cred\`, not proxied`,
+          'credential_env',
           {},
         );
       const grants = await this.branchGrants(tx, handle.session, handle.branch, cred.name);
       if (grants.length === 0)
         return deny(
           `branch ${handle.branch} holds no grant on credential ${cred.name}: a fork never copies a grant`,
+          'no_grant',
           {},
         );
       // Try each grant of the branch on this credential; the first that allows the request is used.
       let reason = '';
+      let reasonRule: ProxyRefusalRule = 'no_grant';
       for (const grant of grants) {
         const upstream = new URL(grant.mode === 'sandbox' ? cred.sandbox_upstream : cred.upstream);
         const routed = this.targetUrl(upstream, request.pathAndQuery);
-        if (typeof routed === 'string') return deny(routed, { grant: grant.id });
-        const { url: target, path } = routed;
+        if ('reason' in routed) return deny(routed.reason, routed.rule, { grant: grant.id });
+        const { url: target, path, decodedPath } = routed;
         const chain = await this.chain(tx, grant);
-        const shape: RequestShape = { method, host: target.host, path };
+        const shape: RequestShape = { method, host: target.host, path, decodedPath, hasBody };
         const decision = decide(chain, shape, at);
         if (!decision.allowed) {
-          reason = reason || decision.reason;
+          if (!reason) {
+            reason = decision.reason;
+            reasonRule = decision.rule;
+          }
           continue;
         }
         const who = this.attribution(grant, handle.principal);
@@ -1018,6 +1136,8 @@ export class Keys {
           method,
           url: target.href,
           bodyDigest,
+          ...(hasBody ? { bodyBytes: body.bytes } : {}),
+          ...dropped,
         };
         let approvalId: string | undefined;
         if (decision.needsApproval) {
@@ -1026,8 +1146,7 @@ export class Keys {
             const approval = await this.requestApproval(tx, grant, handle.principal, {
               method,
               url: target.href,
-              body: request.body,
-              bodyDigest,
+              body,
               secrets: [values.live, values.sandbox],
               timeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
             });
@@ -1042,7 +1161,7 @@ export class Keys {
             bodyDigest,
             at,
           );
-          if (problem) return deny(problem, { grant: grant.id, approval: request.approval });
+          if (problem) return deny(problem, 'approval', { grant: grant.id, approval: request.approval });
           approvalId = request.approval;
         }
         await this.countUse(tx, chain);
@@ -1060,9 +1179,74 @@ export class Keys {
           inject: this.inject(cred, grant.mode),
           grant: grant.id,
           ...(approvalId ? { approval: approvalId } : {}),
+          options: proxyOptionsOf(cred),
+          attribution: { ...who, grant: grant.id, mode: grant.mode },
         };
       }
-      return deny(reason, { grants: grants.map((g) => g.id) });
+      return deny(reason, reasonRule, { grants: grants.map((g) => g.id) });
+    });
+  }
+
+  /**
+   * What the proxy checks before it reads a body, in one read: the handle is
+   * valid (else the reason, for a bounded audit by the caller) and the
+   * credential's proxy options (its body limit). Writes nothing; the
+   * decision itself is still `authorizeRequest`.
+   */
+  async proxyPreflight(
+    handle: string,
+    credential: string,
+  ): Promise<{ handle: 'ok'; options: ProxyOptionsOfCredential | null } | { handle: string }> {
+    return this.engine.read(this.tenant, async (tx) => {
+      const resolved = await this.resolveHandle(tx, handle, this.now());
+      if (typeof resolved === 'string') return { handle: resolved };
+      const cred = await this.credentialRow(tx, credential);
+      return { handle: 'ok' as const, options: cred ? proxyOptionsOf(cred) : null };
+    });
+  }
+
+  /** Audits refusals of requests without a valid handle, one or a window's count (the proxy's RefusalLimiter). */
+  async recordHandleRefusal(record: RefusalRecord): Promise<void> {
+    await this.engine.write(this.tenant, async (tx) => {
+      await this.audit(tx, 'keys.deny', 'credential', record.credential.slice(0, 64), {
+        agent: '',
+        rule: 'handle',
+        ...record,
+        credential: record.credential.slice(0, 64),
+      });
+    });
+  }
+
+  /**
+   * Audits what the proxy refused or cut after (or without) a decision: a
+   * body over the limit (`keys.deny`), an upstream answer that echoed the
+   * secret (`keys.leak`). Attributed to the handle's branch when it is valid.
+   */
+  async recordProxyEvent(
+    action: 'keys.deny' | 'keys.leak',
+    request: Pick<ProxyRequest, 'handle' | 'credential' | 'method' | 'pathAndQuery'>,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await this.engine.write(this.tenant, async (tx) => {
+      const handle = await this.resolveHandle(tx, request.handle, this.now());
+      const who =
+        typeof handle === 'string'
+          ? { agent: '' }
+          : { agent: handle.principal, session: handle.session, branch: handle.branch };
+      await this.audit(
+        tx,
+        action,
+        'credential',
+        request.credential,
+        {
+          ...who,
+          credential: request.credential,
+          method: request.method.toUpperCase(),
+          path: truncatePath(request.pathAndQuery.split('?')[0] ?? ''),
+          ...details,
+        },
+        typeof handle === 'string' ? this.who.principal : handle.principal,
+      );
     });
   }
 
@@ -1082,30 +1266,27 @@ export class Keys {
     }
   }
 
-  /** The upstream URL for a path, refused when it would leave the upstream's base path. */
-  private targetUrl(upstream: URL, pathAndQuery: string): { url: URL; path: string } | string {
+  /**
+   * The upstream URL for a path, refused when the path is ambiguous to an
+   * upstream (`judgePath`) or would leave the upstream's base path.
+   */
+  private targetUrl(
+    upstream: URL,
+    pathAndQuery: string,
+  ): { url: URL; path: string; decodedPath: string } | { reason: string; rule: ProxyRefusalRule } {
     const [rawPath = '/', query] = pathAndQuery.split(/\?(.*)/s, 2);
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rawPath);
-    } catch {
-      return `path ${rawPath} is not valid percent-encoding`;
-    }
-    // `..;x` is `..` to some servers; a `%` escape left after decoding is double encoding.
-    if (
-      !rawPath.startsWith('/') ||
-      decoded.split('/').some((s) => /^\.\.?(;.*)?$/.test(s)) ||
-      decoded.includes('\\') ||
-      /%[0-9a-fA-F]{2}/.test(decoded)
-    )
-      return `path ${rawPath} holds a . or .. segment, a backslash or double encoding: give a plain path under the credential's upstream`;
+    const verdict = judgePath(rawPath);
+    if (!verdict.ok) return { reason: verdict.reason, rule: 'path_not_plain' };
     const base = upstream.pathname.endsWith('/') ? upstream.pathname : `${upstream.pathname}/`;
     const url = new URL(upstream.href);
     url.pathname = base + rawPath.slice(1);
     url.search = query ? `?${query}` : '';
     if (url.origin !== upstream.origin || !url.pathname.startsWith(base))
-      return `path ${rawPath} leaves the credential's upstream`;
-    return { url, path: `/${url.pathname.slice(base.length)}` };
+      return {
+        reason: `path ${truncatePath(rawPath)} leaves the credential's upstream`,
+        rule: 'path_leaves_upstream',
+      };
+    return { url, path: `/${url.pathname.slice(base.length)}`, decodedPath: verdict.decoded };
   }
 
   private inject(cred: CredentialRow, mode: GrantMode): Record<string, string> {
@@ -1130,8 +1311,7 @@ export class Keys {
     input: {
       method: string;
       url: string;
-      body: Buffer;
-      bodyDigest: string;
+      body: BodyRef;
       secrets: string[];
       timeoutMs: number;
     },
@@ -1145,9 +1325,9 @@ export class Keys {
       credential: grant.credential,
       method: input.method,
       url: input.url,
-      body_digest: input.bodyDigest,
-      body_bytes: input.body.length,
-      preview: redactPreview(input.body, input.secrets),
+      body_digest: input.body.digest,
+      body_bytes: input.body.bytes,
+      preview: redactPreview(input.body.head, input.secrets),
       state: 'pending',
       requested_by: agent,
       requested_at: at,

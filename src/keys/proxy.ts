@@ -4,7 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError, HTTP_STATUS } from '../errors.js';
-import { type Approval, DEFAULT_APPROVAL_TIMEOUT_MS, Keys } from './keys.js';
+import {
+  type Approval,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  Keys,
+  type ProxyDecision,
+  type ProxyRequest,
+} from './keys.js';
+import { SecretForms } from './proxy/echo-scanner.js';
+import { RefusalLimiter } from './proxy/flood.js';
+import { neverForwarded, upstreamRequestHeaders } from './proxy/headers.js';
+import { DEFAULT_HOLD_BYTES, relayResponse } from './proxy/relay.js';
+import { SpooledBody } from './proxy/spool.js';
+import { relayUnguarded, unguardedRequestHeaders } from './proxy/unguarded.js';
 
 /**
  * The egress proxy: a reverse proxy, not a man-in-the-middle. A branch calls
@@ -14,44 +26,20 @@ import { type Approval, DEFAULT_APPROVAL_TIMEOUT_MS, Keys } from './keys.js';
  * credential's upstream with the secret injected, holds a write until a
  * person approves it, or answers 403 with the reason. Nothing is forwarded
  * before the decision is durable.
+ *
+ * What is sent is what is judged: a request with a body is a write whatever
+ * its method; headers pass by allow-list (`proxy/headers.ts`); paths are
+ * judged as an upstream might normalise them (`proxy/paths.ts`); what comes
+ * back is scanned for the secret (`proxy/relay.ts`). The handle is checked
+ * before a body is read, bodies spool (`proxy/spool.ts`), and refusals
+ * without a handle are audited in bounded form (`proxy/flood.ts`).
  */
 export const HANDLE_HEADER = 'x-cairn-handle';
 export const APPROVAL_HEADER = 'x-cairn-approval';
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_REFUSAL_WINDOW_MS = 60_000;
+export const DEFAULT_REFUSAL_BURST = 10;
 
-/**
- * Headers never passed on: hop-by-hop ones, Cairn's own, anything the agent
- * sends as credentials, and method overrides (a GET carrying
- * `X-HTTP-Method-Override: DELETE` is a DELETE to many servers).
- */
-const DROPPED_REQUEST_HEADERS = new Set([
-  'x-http-method-override',
-  'x-http-method',
-  'x-method-override',
-  'host',
-  'connection',
-  'keep-alive',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'authorization',
-  'content-length',
-  HANDLE_HEADER,
-  APPROVAL_HEADER,
-]);
-/** Hop-by-hop headers, and cookies: a session the secret bought must not outlive the grant in the agent's hands. */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'trailer',
-  'upgrade',
-  'set-cookie',
-  'set-cookie2',
-]);
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 
 export interface ProxyOptions {
@@ -70,9 +58,24 @@ export interface ProxyOptions {
   approvalTimeoutMs?: number;
   /** How often a held request looks for a decision (decisions may come from another process). */
   pollMs?: number;
+  /** The largest request body, unless the credential sets its own limit. */
   maxBodyBytes?: number;
   /** How long the upstream may take to answer (and between bytes); default 60 s. */
   upstreamTimeoutMs?: number;
+  /** Where bodies past 64 KiB spool (unlinked at once); default the system's temporary folder. */
+  spoolDir?: string;
+  /** Refusals without a valid handle: the audit window per client address (default 60 s)… */
+  refusalWindowMs?: number;
+  /** …and how many of them per window are audited one by one before they are only counted (default 10). */
+  refusalBurst?: number;
+  /** How much of an answer is held and scanned before its status line is sent (default 64 KiB). */
+  holdBytes?: number;
+  /**
+   * For bench/keys.mjs only: header allow-lists and response scanning off
+   * (a deny-list and a plain pipe instead), to measure what they cost.
+   * Never set it for real traffic.
+   */
+  unguardedForBench?: boolean;
   /** One line per request: status, method, credential, path, branch, grant. Never a secret or a handle. */
   log?: (line: string) => void;
 }
@@ -89,32 +92,44 @@ function answer(
   code: string,
   message: string,
   data: Record<string, unknown> = {},
+  close = false,
 ): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = JSON.stringify({ error: { code, message, data } });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    // A body left unread is not read after the answer: the connection ends with it.
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(body);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    req.on('data', (d: Buffer) => {
-      size += d.length;
-      if (size > limit) {
-        resolve(null);
-        req.resume();
-        return;
-      }
-      parts.push(d);
-    });
-    req.on('end', () => resolve(size > limit ? null : Buffer.concat(parts)));
-    req.on('error', reject);
-  });
+/** Content-Length > 0 or any Transfer-Encoding: the request carries a body. */
+function carriesBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return !Number.isFinite(length) || length > 0;
+}
+
+/** Names of routing overrides and other never-forwarded headers the agent sent (for the audit entry). */
+const ROUTINE = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'accept-encoding',
+]);
+function refusedHeaderNames(req: IncomingMessage): string[] {
+  return Object.keys(req.headers)
+    .filter(
+      (name) => !ROUTINE.has(name) && !name.startsWith('x-cairn-') && neverForwarded(name) !== undefined,
+    )
+    .slice(0, 16);
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -122,12 +137,40 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
   };
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const defaultLimit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const pollMs = options.pollMs ?? 100;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const holdBytes = options.holdBytes ?? DEFAULT_HOLD_BYTES;
+  const guarded = options.unguardedForBench !== true;
   const log = options.log ?? (() => {});
+  const limiter = new RefusalLimiter({
+    windowMs: options.refusalWindowMs ?? DEFAULT_REFUSAL_WINDOW_MS,
+    burst: options.refusalBurst ?? DEFAULT_REFUSAL_BURST,
+    maxAddresses: 1024,
+    onError: (error) => log(`proxy: a refusal could not be audited (${(error as Error).message})`),
+  });
+  /** Secret forms per injected value set: built once per credential version, not per request. */
+  const formsCache = new Map<string, SecretForms>();
   let closing = false;
+
+  function formsFor(inject: Record<string, string>): SecretForms {
+    const values = Object.values(inject);
+    const key = values.join('\n');
+    let forms = formsCache.get(key);
+    if (!forms) {
+      const secrets = values.flatMap((v) => {
+        const bare = v.replace(/^(Bearer|Basic) /, '');
+        if (!v.startsWith('Basic ')) return [bare];
+        const pair = Buffer.from(bare, 'base64').toString('latin1');
+        return [bare, pair, pair.slice(pair.indexOf(':') + 1)];
+      });
+      forms = new SecretForms(secrets);
+      if (formsCache.size > 256) formsCache.clear();
+      formsCache.set(key, forms);
+    }
+    return forms;
+  }
 
   async function waitForDecision(keys: Keys, approval: Approval, gone: () => boolean): Promise<Approval> {
     for (;;) {
@@ -142,53 +185,122 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '/';
     const match = /^\/([^/?]+)(\/[^?]*)?(\?.*)?$/s.exec(raw);
+    const hasBody = carriesBody(req);
     if (!match) {
-      answer(res, 404, 'NOT_FOUND', 'call the proxy as /<credential>/<path>, with x-cairn-handle set');
+      answer(
+        res,
+        404,
+        'NOT_FOUND',
+        'call the proxy as /<credential>/<path>, with x-cairn-handle set',
+        {},
+        hasBody,
+      );
       return;
     }
     let credential: string;
     try {
       credential = decodeURIComponent(match[1] as string);
     } catch {
-      answer(res, 404, 'NOT_FOUND', 'the credential name is not valid percent-encoding');
+      answer(res, 404, 'NOT_FOUND', 'the credential name is not valid percent-encoding', {}, hasBody);
       return;
     }
     const pathAndQuery = `${match[2] ?? '/'}${match[3] ?? ''}`;
+    const path = pathAndQuery.split('?')[0] ?? '/';
     const handleHeader = req.headers[HANDLE_HEADER];
     const handle = typeof handleHeader === 'string' ? handleHeader : '';
     const tenant = Keys.handleTenant(handle);
     const keys = (tenant ? options.keysFor(tenant) : undefined) ?? options.auditRefusalsIn;
     const method = (req.method ?? 'GET').toUpperCase();
-    if (!keys) {
-      log(`proxy: 403 ${method} ${credential} (no valid branch handle)`);
+
+    /** A request without a valid handle: refused before its body is read, audited in bounded form. */
+    const refuseHandle = async (reason: string) => {
+      log(`proxy: 403 ${method} ${credential.slice(0, 64)} (no valid branch handle)`);
+      if (keys)
+        await limiter.refuse(keys, {
+          address: req.socket.remoteAddress ?? '',
+          method: method.slice(0, 16),
+          credential,
+          path,
+          reason,
+        });
       answer(
         res,
         403,
         'FORBIDDEN',
-        `a branch handle is required in ${HANDLE_HEADER}: cairn exec --branch sets CAIRN_HANDLE`,
+        `${reason}: a branch handle is required in ${HANDLE_HEADER} (cairn exec --branch sets CAIRN_HANDLE)`,
+        { rule: 'handle' },
+        hasBody,
       );
+    };
+    if (!keys || !tenant) {
+      await refuseHandle('the branch handle is missing or malformed');
       return;
     }
-    const body = await readBody(req, limit);
-    if (body === null) {
-      answer(res, 413, 'PAYLOAD_TOO_LARGE', `the request body is over ${limit} bytes`);
-      return;
+    const base = {
+      handle,
+      credential,
+      method,
+      pathAndQuery,
+      hasBody,
+      droppedHeaders: refusedHeaderNames(req),
+    };
+    let body = SpooledBody.empty();
+    if (hasBody) {
+      // The handle first: a body is read only for a branch that may send one.
+      const preflight = await keys.proxyPreflight(handle, credential);
+      if (preflight.handle !== 'ok') {
+        await refuseHandle(preflight.handle);
+        return;
+      }
+      const limit = ('options' in preflight ? preflight.options?.maxBodyBytes : null) ?? defaultLimit;
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const read = declared > limit ? null : await SpooledBody.read(req, { limit, dir: options.spoolDir });
+      if (!read || !read.ok) {
+        await keys.recordProxyEvent('keys.deny', base, {
+          reason: `the request body is over ${limit} bytes`,
+          rule: 'body_too_large',
+          limit,
+        });
+        answer(
+          res,
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `the request body is over ${limit} bytes, this credential's limit: send less, or ask an admin for a larger --max-body-bytes`,
+          { rule: 'body_too_large', limit },
+          true,
+        );
+        return;
+      }
+      body = read.body;
     }
-    // An approval is consumed only by the connection holding its request: an `x-cairn-approval`
-    // from the agent is dropped like any other Cairn header, so no copy can take it.
-    const request = { handle, credential, method, pathAndQuery, body };
-    const path = pathAndQuery.split('?')[0];
+    try {
+      await decideAndForward(req, res, keys, { ...base, body }, body, refuseHandle);
+    } finally {
+      await body.discard();
+    }
+  }
+
+  async function decideAndForward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    keys: Keys,
+    request: ProxyRequest,
+    body: SpooledBody,
+    refuseHandle: (reason: string) => Promise<void>,
+  ): Promise<void> {
+    const { method, credential } = request;
+    const path = request.pathAndQuery.split('?')[0];
     const gone = () => res.destroyed || req.socket.destroyed;
-    let decision = await keys.authorizeRequest(request, { approvalTimeoutMs: timeoutMs });
+    // An approval is consumed only by the connection holding its request: an `x-cairn-approval`
+    // from the agent is never passed on, so no copy can take it.
+    const decisionOptions = { approvalTimeoutMs: timeoutMs, auditHandleRefusals: false };
+    let decision: ProxyDecision = await keys.authorizeRequest(request, decisionOptions);
     if (decision.outcome === 'hold') {
       const held = decision.approval;
       log(`proxy: hold ${method} ${credential} ${path} branch=${held.branch} approval=${held.id}`);
       const settled = await waitForDecision(keys, held, gone);
       if (settled.state === 'approved' && !gone()) {
-        decision = await keys.authorizeRequest(
-          { ...request, approval: held.id },
-          { approvalTimeoutMs: timeoutMs },
-        );
+        decision = await keys.authorizeRequest({ ...request, approval: held.id }, decisionOptions);
       } else {
         // An approval given after the agent left stays unused and expires with its time.
         if (settled.state === 'pending') await keys.expireApproval(held.id);
@@ -204,56 +316,74 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         answer(res, 403, 'FORBIDDEN', `the write was not approved (${why}): nothing was sent upstream`, {
           approval: held.id,
           state: settled.state === 'pending' ? 'expired' : settled.state,
+          rule: 'approval',
         });
         return;
       }
     }
     if (decision.outcome === 'deny') {
-      log(`proxy: ${decision.status} ${method} ${credential} ${path} denied`);
-      answer(res, decision.status, decision.code, decision.message);
+      if (decision.rule === 'handle') {
+        await refuseHandle(decision.message.split(':')[0] ?? decision.message);
+        return;
+      }
+      log(`proxy: ${decision.status} ${method} ${credential} ${path} denied (${decision.rule})`);
+      answer(res, decision.status, decision.code, decision.message, { rule: decision.rule });
       return;
     }
     if (decision.outcome === 'hold') {
-      answer(res, 403, 'FORBIDDEN', 'the approval could not be used');
+      answer(res, 403, 'FORBIDDEN', 'the approval could not be used', { rule: 'approval' });
       return;
     }
-    // Headers the agent names in Connection are hop-by-hop too (RFC 9110 §7.6.1).
-    const named = new Set(
-      String(req.headers.connection ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase()),
-    );
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (
-        value === undefined ||
-        DROPPED_REQUEST_HEADERS.has(name) ||
-        named.has(name) ||
-        name in decision.inject
-      )
-        continue;
-      headers[name] = value;
-    }
-    Object.assign(headers, decision.inject);
-    headers['content-length'] = String(body.length);
+    await forward(req, res, keys, request, body, decision);
+  }
+
+  async function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    keys: Keys,
+    request: ProxyRequest,
+    body: SpooledBody,
+    decision: Extract<ProxyDecision, { outcome: 'forward' }>,
+  ): Promise<void> {
+    const { method, credential } = request;
+    const extra = new Set(decision.options.allowHeaders);
+    const headers = guarded
+      ? upstreamRequestHeaders(req.headers, extra, decision.inject).headers
+      : unguardedRequestHeaders(req.headers, decision.inject);
+    headers['content-length'] = String(body.bytes);
     const target = new URL(decision.url);
     const agent = agents[target.protocol as 'http:' | 'https:'];
     const lib = target.protocol === 'https:' ? https : http;
     const grant = decision.grant;
-    const secrets = Object.values(decision.inject).flatMap((v) => [v, v.replace(/^(Bearer|Basic) /, '')]);
+    const forms = formsFor(decision.inject);
     await new Promise<void>((resolve) => {
       const upstream = lib.request(target, { method, headers, agent, timeout: upstreamTimeoutMs }, (up) => {
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(up.headers)) {
-          if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
-          // An upstream echoing the injected secret in a header does not hand it to the agent.
-          if (secrets.some((secret) => String(value).includes(secret))) continue;
-          out[name] = value;
-        }
-        res.writeHead(up.statusCode ?? 502, out);
         log(`proxy: ${up.statusCode} ${method} ${credential} ${target.pathname} grant=${grant}`);
-        // pipeline destroys both sides when either ends early (an agent that hangs up mid-response).
-        pipeline(up, res, () => resolve());
+        const relayed = guarded
+          ? relayResponse(up, res, {
+              method,
+              extra,
+              forms,
+              holdBytes,
+              onLeak: async (detail) => {
+                log(
+                  `proxy: leak ${method} ${credential} ${target.pathname} grant=${grant} (${detail.where})`,
+                );
+                await keys.recordProxyEvent('keys.leak', request, {
+                  ...decision.attribution,
+                  url: decision.url,
+                  status: up.statusCode,
+                  ...detail,
+                });
+              },
+              answer: (status, code, message, data) => answer(res, status, code, message, data),
+            })
+          : relayUnguarded(up, res);
+        relayed.then(resolve, (error: unknown) => {
+          log(`proxy: relay failed (${(error as Error).message})`);
+          res.destroy();
+          resolve();
+        });
       });
       upstream.on('timeout', () => upstream.destroy(new Error('the upstream timed out')));
       upstream.on('error', (error) => {
@@ -265,13 +395,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           502,
           'UNAVAILABLE',
           `the upstream did not answer: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          { rule: 'upstream' },
         );
         resolve();
       });
       res.on('close', () => {
         if (!res.writableFinished) upstream.destroy();
       });
-      upstream.end(body);
+      if (body.bytes === 0) upstream.end();
+      else pipeline(body.stream(), upstream, () => {});
     });
   }
 
@@ -302,6 +434,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       agents['http:'].destroy();
       agents['https:'].destroy();
+      await limiter.flush();
     },
   };
 }

@@ -347,6 +347,12 @@ ${DESK_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
     postgres: `${keysTables('postgres')}
 ${KEYS_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
   },
+  {
+    version: 4,
+    name: 'keys: per-credential proxy options (extra headers, body limit)',
+    sqlite: "ALTER TABLE key_credentials ADD COLUMN proxy_options TEXT NOT NULL DEFAULT '{}';",
+    postgres: "ALTER TABLE key_credentials ADD COLUMN proxy_options TEXT NOT NULL DEFAULT '{}';",
+  },
 ];
 
 export const CURRENT_FORMAT_VERSION = MIGRATIONS.length;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request an upstream saw. */
@@ -73,4 +73,197 @@ export async function viaProxy(
     json = { text };
   }
   return { status: res.status, json };
+}
+
+/** Paths an upstream may read as another path than the grant's prefix suggests. */
+export const AMBIGUOUS_PATHS = [
+  '/invoices/..%00/admin',
+  '/invoices/..%2f..%2fadmin',
+  '/invoices/%2e%2e/admin',
+  '/invoices/.%2E/admin',
+  '/invoices/%252e%252e/admin',
+  '/invoices/..;/admin',
+  '/invoices/..%20/admin',
+  '/invoices/..%09/admin',
+  '/invoices/%00',
+  '/invoices/a%0d%0aX-Original-URL:%20/admin',
+  '/invoices/..%5cadmin',
+  '/invoices/%EF%BC%8E%EF%BC%8E/admin', // full-width dots
+  '/invoices/%E2%80%A4%E2%80%A4/admin', // one dot leaders
+  '/invoices/%E3%80%82%E3%80%82/admin', // ideographic full stops
+  '/invoices/%C0%AE%C0%AE/admin', // overlong UTF-8 dots
+  '/invoices/%E0%80%AE./admin', // overlong, three bytes
+  '/invoices/%EF%BC%8Fadmin', // full-width solidus
+  '/invoices/%E2%80%8B../admin', // zero-width space
+  '/invoices/...',
+  '/invoices/x%C2%A0',
+];
+
+/** The ways an echoing upstream writes a secret back: each a common encoding of it. */
+export const ECHO_FORMS: Record<string, (secret: string) => string> = {
+  plain: (s) => s,
+  upper: (s) => s.toUpperCase(),
+  lower: (s) => s.toLowerCase(),
+  base64_0: (s) => Buffer.from(s).toString('base64'),
+  base64_1: (s) => Buffer.from(`x${s}`).toString('base64'),
+  base64_2: (s) => Buffer.from(`xy${s}`).toString('base64'),
+  base64url_1: (s) => Buffer.from(`?${s}>`).toString('base64url'),
+  base64url_2: (s) => Buffer.from(`?>${s}`).toString('base64url'),
+  percent_all: (s) =>
+    [...Buffer.from(s)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  percent_some: (s) =>
+    [...s].map((c, i) => (i % 2 === 0 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join(''),
+  percent_twice: (s) => [...Buffer.from(s)].map((b) => `%25${b.toString(16).padStart(2, '0')}`).join(''),
+  hex_lower: (s) => Buffer.from(s).toString('hex'),
+  hex_upper: (s) => Buffer.from(s).toString('hex').toUpperCase(),
+  bearer_base64: (s) => Buffer.from(`Bearer ${s}`).toString('base64'),
+};
+
+/**
+ * A real upstream that records every request (as `recordingUpstream`) and
+ * answers by echoing the credential it was sent back at the agent, in the
+ * form the path names: `/api/<where>/<form>` with where one of
+ * `header` (in an allowed header, x-request-id), `body` (a small JSON),
+ * `late` (after 256 KiB of filler, so past the proxy's hold window),
+ * `split` (the echo written in two chunks, split inside the secret), `gzip`
+ * (a gzip-compressed JSON body). `sent` holds every echo string it wrote.
+ * Any other path answers a clean JSON.
+ */
+export async function echoingUpstream(): Promise<{
+  url: string;
+  seen: Seen[];
+  sent: string[];
+  close(): Promise<void>;
+}> {
+  const { gzipSync } = await import('node:zlib');
+  const seen: Seen[] = [];
+  const sent: string[] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (d: Buffer) => parts.push(d));
+    req.on('end', () => {
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: String(req.headers.authorization ?? ''),
+        headers: req.headers,
+        body: Buffer.concat(parts).toString('utf8'),
+      });
+      // A bearer token as is; for basic, the password alone (what an upstream would leak of it).
+      const authorization = String(req.headers.authorization ?? '');
+      const secret = authorization.startsWith('Basic ')
+        ? Buffer.from(authorization.slice(6), 'base64').toString().split(':').slice(1).join(':')
+        : authorization.replace(/^Bearer /, '');
+      const [, , where = '', form = ''] = (req.url ?? '').split('?')[0]!.split('/');
+      const encode = ECHO_FORMS[form];
+      if (!encode || secret === '') {
+        const body = JSON.stringify({ ok: true, path: req.url });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'x-request-id': 'req_1',
+          'set-cookie': 'a=b',
+        });
+        res.end(body);
+        return;
+      }
+      const echo = encode(secret);
+      sent.push(echo);
+      const json = JSON.stringify({ echo, note: 'your token' });
+      if (where === 'header') {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': echo, 'x-debug': echo });
+        res.end('{"ok":true}');
+      } else if (where === 'body') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(json);
+      } else if (where === 'late') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('.'.repeat(256 * 1024));
+        res.end(`token=${echo}\n`);
+      } else if (where === 'split') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const cut = Math.floor(echo.length / 2);
+        res.write(`${'.'.repeat(300 * 1024)}token=${echo.slice(0, cut)}`);
+        setTimeout(() => res.end(`${echo.slice(cut)}\n`), 20);
+      } else if (where === 'gzip') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(json));
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/api`,
+    seen,
+    sent,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A raw request through the proxy (node:http, so a GET may carry a body and
+ * headers go out exactly as given). Resolves with status, headers and the
+ * bytes received; `error` when the connection broke off mid-answer.
+ */
+export function rawRequest(
+  url: string,
+  options: {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string;
+    chunked?: boolean;
+  },
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  error?: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: options.method,
+        path: options.path,
+        headers: {
+          ...(options.body !== undefined && !options.chunked
+            ? { 'content-length': String(Buffer.byteLength(options.body)) }
+            : {}),
+          ...(options.chunked ? { 'transfer-encoding': 'chunked' } : {}),
+          ...options.headers,
+        },
+        agent: false,
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        const done = (error?: string) =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(parts),
+            ...(error ? { error } : {}),
+          });
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => done());
+        res.on('error', (e) => done(e.message));
+        res.on('aborted', () => done('aborted'));
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined && options.chunked) {
+      req.write(options.body);
+      req.end();
+    } else if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
 }
