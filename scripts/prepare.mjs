@@ -16,7 +16,10 @@ function run(command, args) {
 }
 
 if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-  console.error('cairn: installing dependencies from package-lock.json (first run compiles better-sqlite3, ~90 s)…');
+  // Measured on a 2-core VM: ~100 s, most of it compiling better-sqlite3 (no prebuilt binary is fetched).
+  console.error('cairn: installing dependencies from package-lock.json (the first run compiles better-sqlite3: about 2 minutes on 2 cores)…');
+  const started = Date.now();
   run('npm', ['ci', '--no-audit', '--no-fund']);
+  console.error(`cairn: installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);

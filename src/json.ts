@@ -45,3 +45,36 @@ function notJson(what: string, key: string, thing: string): CairnError {
     },
   );
 }
+
+/**
+ * The first integer literal in JSON text that a JavaScript number cannot
+ * hold exactly (beyond ±2^53 − 1), or undefined. JSON.parse would round it
+ * silently (9007199254740993 becomes …992); callers refuse it instead.
+ * Strings are skipped; literals with a fraction or exponent are not integers.
+ */
+export function unsafeIntegerIn(text: string): string | undefined {
+  const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  for (let m = token.exec(text); m !== null; m = token.exec(text)) {
+    const literal = m[0];
+    if (literal.startsWith('"') || !/^-?\d+$/.test(literal)) continue;
+    const digits = literal.replace(/^-?0*/, '');
+    if (digits.length < 16) continue;
+    if (
+      BigInt(literal) > BigInt(Number.MAX_SAFE_INTEGER) ||
+      BigInt(literal) < -BigInt(Number.MAX_SAFE_INTEGER)
+    )
+      return literal;
+  }
+  return undefined;
+}
+
+/** Refuses JSON text holding an integer a number cannot carry exactly; `what` names the input. */
+export function refuseUnsafeIntegers(text: string, what: string): void {
+  const literal = unsafeIntegerIn(text);
+  if (literal === undefined) return;
+  throw new CairnError(
+    'INVALID_ARGUMENT',
+    `${what} holds the integer ${literal.length > 40 ? `${literal.slice(0, 40)}…` : literal}, beyond what JSON numbers carry exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`,
+    { field: what },
+  );
+}

@@ -1,5 +1,5 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +17,15 @@ interface Run {
   stderr: string;
 }
 
-/** The test process's environment without CAIRN_*, so a developer's settings cannot leak in. */
+/**
+ * The test process's environment without CAIRN_* and with a home folder of the test's own, so a
+ * developer's settings and default store can neither leak in nor be touched.
+ */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('CAIRN_')));
-  return { ...env, ...extra };
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('CAIRN_') && key !== 'XDG_DATA_HOME'),
+  );
+  return { ...env, HOME: join(work, 'default-home'), ...extra };
 }
 
 function start(args: string[], env: Record<string, string> = {}, cwd = work): ChildProcessWithoutNullStreams {
@@ -208,19 +213,33 @@ describe('cairn CLI on a local store', () => {
     );
   });
 
-  it('help exits 0; the store comes from CAIRN_STORE, else ./.cairn', async () => {
-    const [help, sub, viaEnv, initialised] = await Promise.all([
+  it('help and --version exit 0; the store comes from CAIRN_STORE, else the user data folder, never the cwd', async () => {
+    const home = join(work, 'home');
+    const project = join(work, 'project');
+    mkdirSync(project, { recursive: true });
+    const [help, sub, viaEnv, initialised, viaXdg, version, noHome] = await Promise.all([
       cairn(['help']),
       cairn(['branch', 'rewind', '--help']),
       cairn(['session', 'ls', '--json'], { env: { CAIRN_STORE: store } }),
-      cairn(['init', '--json'], { cwd: work }),
+      cairn(['init', '--json'], { cwd: project, env: { HOME: home } }),
+      cairn(['init', '--json'], { cwd: project, env: { HOME: home, XDG_DATA_HOME: join(work, 'xdg') } }),
+      cairn(['--version']),
+      cairn(['init', '--json'], { cwd: project, env: { HOME: '' } }),
     ]);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toBe(
+      `cairn ${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
+    );
+    expect(doc(viaXdg).store).toBe(join(work, 'xdg', 'cairn'));
+    expect(noHome.code).toBe(2);
+    expect(noHome.stderr).toContain('--store');
+    expect(readdirSync(project)).toEqual([]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('log append SESSION');
     expect(sub.code).toBe(0);
     expect(sub.stdout).toContain('--to EVENT');
     expect(doc(viaEnv).sessions).toHaveLength(1);
-    expect(doc(initialised).store).toBe(join(work, '.cairn'));
+    expect(doc(initialised).store).toBe(join(home, '.local', 'share', 'cairn'));
   });
 
   it('exit codes: usage 2, not found 3, conflict 4, bad input 5, no store 7', async () => {
@@ -249,7 +268,32 @@ describe('cairn CLI on a local store', () => {
     expect(badStdin.code).toBe('INVALID_ARGUMENT');
     expect(badNumber.code).toBe('INVALID_ARGUMENT');
     expect(noStore).toMatchObject({ code: 'UNAVAILABLE', data: { store: join(work, 'absent') } });
+    const rounded = await fails(
+      ['log', 'append', session, '--kind', 'x', '--payload', '{"id":12345678901234567890}', '--store', store],
+      5,
+    );
+    expect(rounded.message).toContain('12345678901234567890');
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'says the disk is full when a store cannot open for want of space',
+    async () => {
+      const small = join(work, 'full-disk');
+      mkdirSync(small);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small]);
+      try {
+        // Fill the disk to the last block.
+        try {
+          execFileSync('dd', ['if=/dev/zero', `of=${join(small, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+        } catch {}
+        const failed = await fails(['init', '--store', join(small, 'store')], 7);
+        expect(failed.code).toBe('UNAVAILABLE');
+        expect(failed.message).toMatch(/disk .* is full/);
+      } finally {
+        execFileSync('umount', ['-l', small]);
+      }
+    },
+  );
 
   it('prints no stack trace unless CAIRN_DEBUG=1', async () => {
     const args = ['session', 'show', 'bad-id', '--store', store];

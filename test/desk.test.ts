@@ -292,6 +292,9 @@ function deskSuite(backend: Backend) {
       expect(existsSync(join(work, 'added.txt'))).toBe(false);
       expect(statSync(join(work, 'keep.txt')).ino).toBe(keepIno);
       expect(done.after.root).toBe(first.snapshot.root);
+      // The restore's own snapshot has the real counts (a listing once showed "0 files 0 B").
+      expect(done.after).toMatchObject({ kind: 'restore', files: 3, bytes: first.snapshot.bytes });
+      expect((await desk.listSnapshots(workspace.id)).at(-1)).toMatchObject({ kind: 'restore', files: 3 });
     });
 
     it('diffs two snapshots and a snapshot against the live directory', async () => {
@@ -377,6 +380,20 @@ function deskSuite(backend: Backend) {
       expect(text).toContain('<<<<<<<');
       expect(text).toContain('>>>>>>>');
       expect(merged.snapshot.kind).toBe('merge');
+
+      // Merging again while those markers remain would nest them: refused, with how to resolve or abort.
+      put(fork.dir, 'fight.txt', 'x = 4\n');
+      const snapshots = (await desk.listSnapshots(workspace.id)).length;
+      const refused = await expectCode(desk.merge({ from: fork.id, into: workspace.id }), 'CONFLICT');
+      expect(refused.message).toContain('fight.txt');
+      expect(refused.message).toContain(`cairn ws restore ${merged.ours}`);
+      expect(readFileSync(join(work, 'fight.txt'), 'utf8')).toBe(text);
+      expect((await desk.listSnapshots(workspace.id)).length).toBe(snapshots);
+      // Resolved by hand: the next merge goes ahead.
+      put(work, 'fight.txt', 'x = 3\n');
+      await desk.checkpoint(workspace.id);
+      const again = await desk.merge({ from: fork.id, into: workspace.id });
+      expect(again.conflicts.map((c) => c.path)).toEqual(['fight.txt']);
     });
 
     it('refuses bad input with typed errors and changes nothing', async () => {
@@ -394,6 +411,13 @@ function deskSuite(backend: Backend) {
       await expectCode(desk.attach({ dir: join(temp.dir, 'missing') }), 'NOT_FOUND');
       await expectCode(desk.restore(workspace.id, 'sn_00000000000000000000000000'), 'NOT_FOUND');
       await expectCode(desk.checkpoint('ws_00000000000000000000000000'), 'NOT_FOUND');
+      // An unattached directory is named as such, with the command that attaches it.
+      put(join(temp.dir, 'plain'), 'p.txt', 'p\n');
+      const unattached = await expectCode(desk.findWorkspace(join(temp.dir, 'plain')), 'NOT_FOUND');
+      expect(unattached.message).toContain(`cairn ws attach ${join(temp.dir, 'plain')}`);
+      put(join(work, 'sub'), 'c.txt', 'c\n');
+      const inside = await expectCode(desk.findWorkspace(join(work, 'sub')), 'NOT_FOUND');
+      expect(inside.message).toContain(`lies inside workspace ${workspace.id}`);
       await expectCode(desk.merge({ from: second.id, into: workspace.id }), 'INVALID_ARGUMENT');
       const first = (await desk.listSnapshots(workspace.id))[0]!.id;
       await expectCode(desk.restore(workspace.id, first, { paths: ['../other/b.txt'] }), 'INVALID_ARGUMENT');
@@ -432,6 +456,40 @@ function deskSuite(backend: Backend) {
         put(work, 'a.txt', 'edited\n');
         await desk.restore(workspace.id, checkpoint.snapshot.id);
         expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('small\n');
+      },
+    );
+
+    it.skipIf(backend !== 'sqlite' || process.getuid?.() !== 0)(
+      'a checkpoint that runs out of disk after storing some packs deletes them, so a retry that fits succeeds',
+      async () => {
+        const small = join(temp.dir, 'small');
+        mkdirSync(small);
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=14m', 'tmpfs', small]);
+        const { Store } = await import('../src/store.js');
+        store = await Store.openDir(join(small, 'store'));
+        cleanup = () => store.close();
+        who = await store.localIdentity();
+        desk = another(who);
+        const work = join(temp.dir, 'work');
+        put(work, 'a.txt', 'small\n');
+        const { workspace } = await desk.attach({ dir: work });
+        // Three 8 MiB packs' worth: the first lands, the second does not fit.
+        put(work, 'big.bin', randomBytes(20 * 1024 * 1024));
+        await expectCode(desk.checkpoint(workspace.id), 'UNAVAILABLE');
+        const packFiles = (dir: string): string[] =>
+          readdirSync(dir, { recursive: true, withFileTypes: true })
+            .filter((e) => e.isFile())
+            .map((e) => e.name);
+        expect(packFiles(join(small, 'store', 'blobs'))).toEqual([]);
+        unlinkSync(join(work, 'big.bin'));
+        const fits = randomBytes(9 * 1024 * 1024);
+        put(work, 'fits.bin', fits);
+        const retried = await desk.checkpoint(workspace.id);
+        expect(retried.created).toBe(true);
+        expect((await desk.verify()).ok).toBe(true);
+        unlinkSync(join(work, 'fits.bin'));
+        await desk.restore(workspace.id, retried.snapshot.id);
+        expect(readFileSync(join(work, 'fits.bin')).equals(fits)).toBe(true);
       },
     );
   });

@@ -1,6 +1,7 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MasterKey } from '../src/keys/crypto.js';
-import type { RunningServer } from '../src/server/index.js';
+import { type RunningServer, startServer } from '../src/server/index.js';
 import { openApiDocument } from '../src/server/openapi.js';
 import { remoteTarget, sqliteStore } from './support/stores.js';
 
@@ -75,6 +76,8 @@ describe('HTTP API', () => {
       ['GET', `/v1/sessions/${session}/branches`],
       ['POST', `/v1/sessions/${session}/branches`, JSON.stringify({ at: event, name: 'stolen' })],
       ['POST', `/v1/sessions/${session}/branches/${branch}/rewind`, JSON.stringify({ to: event })],
+      ['POST', `/v1/sessions/${session}/branches/${branch}/move`, JSON.stringify({ to: event })],
+      ['GET', `/v1/events/${event}/path`],
       ['GET', `/v1/sessions/${session}/branches/${branch}/history`],
       ['POST', '/v1/tokens', JSON.stringify({ principal: ofB.principal, label: 'stolen' })],
       ['POST', `/v1/tokens/${tokens.b.split('.')[2]}/revoke`],
@@ -175,12 +178,41 @@ describe('HTTP API', () => {
       const badQuery = await call('GET', `/v1/sessions/${id}/branches/main/events?limit=${limit}`, tokens.a);
       expect(badQuery.status, `limit=${limit}`).toBe(400);
     }
+    // An integer JSON numbers cannot carry exactly is refused, not rounded; in a string it is text.
+    const rounded = await call(
+      'POST',
+      `/v1/sessions/${id}/events`,
+      tokens.a,
+      '{"kind":"x","payload":{"n":9007199254740993}}',
+    );
+    expect(rounded.status).toBe(400);
+    expect(rounded.json.code).toBe('INVALID_ARGUMENT');
+    expect(rounded.json.message).toContain('9007199254740993');
+    const negative = await call(
+      'POST',
+      `/v1/sessions/${id}/events`,
+      tokens.a,
+      '{"kind":"x","payload":[-123456789012345678]}',
+    );
+    expect(negative.status).toBe(400);
+    const safe = await call(
+      'POST',
+      `/v1/sessions/${id}/events`,
+      tokens.a,
+      '{"kind":"x","payload":{"max":9007199254740991,"text":"12345678901234567890 \\" 99999999999999999999","f":1.5e300}}',
+    );
+    expect(safe.status).toBe(201);
+    expect(safe.json.payload).toEqual({
+      max: 9007199254740991,
+      text: '12345678901234567890 " 99999999999999999999',
+      f: 1.5e300,
+    });
     const huge = JSON.stringify({ kind: 'message', payload: 'x'.repeat(3 * 1024 * 1024) });
     const oversize = await call('POST', `/v1/sessions/${id}/events`, tokens.a, huge);
     expect(oversize.status).toBe(413);
     expect(oversize.json.code).toBe('PAYLOAD_TOO_LARGE');
     const events = await call('GET', `/v1/sessions/${id}/branches/main/events`, tokens.a);
-    expect(events.json.events).toEqual([]);
+    expect(events.json.events.map((e: { id: string }) => e.id)).toEqual([safe.json.id]);
   });
 
   it('revokes a token at once on this server; a member may revoke only its own', async () => {
@@ -204,6 +236,40 @@ describe('HTTP API', () => {
     expect(after.status).toBe(401);
     expect(after.json.code).toBe('UNAUTHENTICATED');
     expect((await call('GET', '/v1/whoami', tokens.a)).status).toBe(200);
+  });
+
+  it('does not log a client that hangs up mid-body as an internal error, and keeps serving', async () => {
+    const { store, cleanup } = await sqliteStore();
+    const internal: unknown[] = [];
+    const own = await startServer(store, { onInternalError: (e) => internal.push(e) });
+    try {
+      const created = await store.createTenant('hangup');
+      const session = await store.fabric(await store.authenticate(created.token.token)).createSession();
+      const { port } = new URL(own.url);
+      for (let i = 0; i < 5; i++) {
+        await new Promise<void>((done) => {
+          const socket = connect(Number(port), '127.0.0.1', () => {
+            socket.write(
+              `POST /v1/sessions/${session.id}/events HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${created.token.token}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"kind":"message","pay`,
+            );
+            setTimeout(() => {
+              socket.destroy();
+              done();
+            }, 50);
+          });
+        });
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      expect(internal).toEqual([]);
+      const after = await fetch(`${own.url}/v1/sessions/${session.id}/branches/main/events`, {
+        headers: { authorization: `Bearer ${created.token.token}` },
+      });
+      expect(after.status).toBe(200);
+      expect((await after.json()).events).toEqual([]);
+    } finally {
+      await own.close();
+      await cleanup();
+    }
   });
 
   it('answers an unknown route with a typed 404', async () => {

@@ -142,6 +142,28 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
     const done = await units.restore(failed.id, { allowUnaccepted: true });
     expect(done.preview.eventsBack.map((e) => e.id)).toContain(failed.id);
   });
+
+  it('under the fail policy, a credential in the workspace refuses the preview as it refuses the restore', async () => {
+    const strict = store.desk(who, {
+      host: 'restore-test',
+      stateDir: join(temp.dir, 'strict-state'),
+      secretPolicy: 'fail',
+    });
+    try {
+      const dir = join(temp.dir, 'strict');
+      put(dir, 'app.txt', 'v1\n');
+      const ws = (await strict.attach({ dir })).workspace;
+      const strictUnits = new Units(fabric, strict);
+      const cp = await strictUnits.checkpoint({ workspace: ws.id });
+      put(dir, '.env', 'API_KEY=sk_live_51HaNdMaDeUpKeyForThisTest0000\n');
+      const audit = (await fabric.verifyAudit()).entries;
+      await expectCode(strictUnits.previewRestore(cp.id), 'FORBIDDEN');
+      await expectCode(strictUnits.restore(cp.id), 'FORBIDDEN');
+      expect((await fabric.verifyAudit()).entries).toBe(audit);
+    } finally {
+      await strict.close();
+    }
+  });
 }
 
 describe('unit restore on SQLite', () => restoreSuite('sqlite'));

@@ -94,9 +94,21 @@ describe('the unit of work', () => {
 
   it('refuses to fork or restore a checkpoint whose checks failed, unless asked', async () => {
     const ws = await workspace();
-    const failed = await units.checkpoint({ workspace: ws.id, checks: ['exit 3'] });
+    const failed = await units.checkpoint({
+      workspace: ws.id,
+      checks: [
+        'for i in $(seq 1 100); do echo "line $i"; done; echo "assertion $(echo failed): total" >&2; exit 3',
+      ],
+    });
     expect(failed.accepted).toBe(false);
     expect(failed.evidence.checks[0]?.exit).toBe(3);
+    // The person sees why (the tail of the output); the log keeps only the digest.
+    const tail = failed.evidence.checks[0]?.outputTail ?? '';
+    expect(tail.split('\n')).toHaveLength(40);
+    expect(tail).toContain('assertion failed: total');
+    expect(tail).not.toContain('line 50\n');
+    expect(JSON.stringify((await fabric.getEvent(failed.id)).payload)).not.toContain('assertion failed');
+    expect((await units.get(failed.id)).evidence.checks[0]).not.toHaveProperty('outputTail');
     await expectCode(units.fork(failed.id, { branches: 1, dirRoot: join(temp.dir, 'forks') }), 'CONFLICT');
     await expectCode(units.restore(failed.id), 'CONFLICT');
     const forked = await units.fork(failed.id, {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { CairnError } from '../errors.js';
+import { CairnError, isCairnError } from '../errors.js';
+import { refuseUnsafeIntegers } from '../json.js';
 import { type Command, type FlagValues, type Invocation, usageLine } from './command.js';
 import { UsageError } from './output.js';
 
@@ -140,8 +141,11 @@ export function jsonFlag(values: FlagValues, name: string): unknown {
 
 export function parseJsonText(text: string, source: string): unknown {
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    refuseUnsafeIntegers(text, source);
+    return value;
   } catch (error) {
+    if (isCairnError(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new CairnError(
       'INVALID_ARGUMENT',

@@ -61,7 +61,7 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
     name: 'store',
     type: 'string',
     value: 'DIR',
-    help: 'local store directory (env CAIRN_STORE; default ./.cairn)',
+    help: 'local store directory (env CAIRN_STORE; default $XDG_DATA_HOME/cairn or ~/.local/share/cairn)',
   },
   { name: 'url', type: 'string', value: 'URL', help: 'server URL of a `cairn serve` (env CAIRN_URL)' },
   { name: 'token', type: 'string', value: 'TOKEN', help: 'bearer token for --url (env CAIRN_TOKEN)' },

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { connect } from '../client/remote-fabric.js';
 import type { Fabric } from '../fabric.js';
 import { openFabric } from '../store.js';
@@ -70,8 +71,21 @@ function hasHelpFlag(args: string[]): boolean {
   return args.includes('--help') || args.includes('-h');
 }
 
+/** The package's version, read from the package.json beside the built CLI. */
+export function cliVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<number> {
   if (argv[0] === 'help') return showHelp(argv.slice(1), out);
+  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+    const version = cliVersion();
+    out.result({ version, node: process.versions.node }, `cairn ${version}`);
+    return EXIT.ok;
+  }
   const lookup = findCommand(argv, COMMANDS);
   if (lookup.kind === 'none') {
     if (hasHelpFlag(lookup.rest)) return showHelp([], out);
@@ -122,8 +136,36 @@ function fromEnv(env: Record<string, string | undefined>, name: string): string 
   return value === undefined || value === '' ? undefined : value;
 }
 
-function storeDir(values: FlagValues, call: Invocation, cwd: string): string {
-  return resolve(cwd, stringFlag(values, 'store') ?? fromEnv(call.env, 'CAIRN_STORE') ?? '.cairn');
+/**
+ * The local store: --store, else $CAIRN_STORE, else the user's data folder
+ * ($XDG_DATA_HOME/cairn, else ~/.local/share/cairn). The default lies outside
+ * every project, so `cairn ws attach .` works in any directory and leaves
+ * nothing behind in it.
+ */
+export function storeDir(
+  values: FlagValues,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): { dir: string; chosen: boolean } {
+  const chosen = stringFlag(values, 'store') ?? fromEnv(env, 'CAIRN_STORE');
+  if (chosen !== undefined) return { dir: resolve(cwd, chosen), chosen: true };
+  const dataHome = fromEnv(env, 'XDG_DATA_HOME');
+  if (dataHome !== undefined && isAbsolute(dataHome)) return { dir: join(dataHome, 'cairn'), chosen: false };
+  const home = fromEnv(env, 'HOME');
+  if (home === undefined || !isAbsolute(home))
+    throw new UsageError(
+      'no home folder to keep the store in ($HOME is not set): pass --store DIR or set $CAIRN_STORE',
+    );
+  return { dir: join(home, '.local', 'share', 'cairn'), chosen: false };
+}
+
+/**
+ * A store named by --store or $CAIRN_STORE must exist (a typo is not a new
+ * store); the default one is made on first use, so the first command works.
+ */
+function checkStore(store: { dir: string; chosen: boolean }, creates: boolean): string {
+  if (store.chosen && !creates) requireStore(store.dir);
+  return store.dir;
 }
 
 async function runOnStore(command: StoreCommand, call: Invocation, cwd: string): Promise<number | undefined> {
@@ -132,12 +174,13 @@ async function runOnStore(command: StoreCommand, call: Invocation, cwd: string):
       `${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`,
     );
   }
-  const dir = storeDir(call.values, call, cwd);
-  if (!command.createsStore) requireStore(dir);
+  const dir = checkStore(storeDir(call.values, call.env, cwd), command.createsStore);
   return command.run(dir, call);
 }
 
-type Target = { kind: 'remote'; url: string; token: string } | { kind: 'local'; dir: string };
+type Target =
+  | { kind: 'remote'; url: string; token: string }
+  | { kind: 'local'; store: { dir: string; chosen: boolean } };
 
 /** Flags beat environment variables; a --store flag beats $CAIRN_URL, a --url flag beats $CAIRN_STORE. */
 function resolveTarget(call: Invocation, cwd: string): Target {
@@ -151,7 +194,7 @@ function resolveTarget(call: Invocation, cwd: string): Target {
     if (tokenFlag !== undefined) {
       throw new UsageError('--token goes with --url (or $CAIRN_URL): a local store needs no token');
     }
-    return { kind: 'local', dir: storeDir(call.values, call, cwd) };
+    return { kind: 'local', store: storeDir(call.values, call.env, cwd) };
   }
   const token = tokenFlag ?? fromEnv(call.env, 'CAIRN_TOKEN');
   if (token === undefined) {
@@ -172,11 +215,11 @@ async function runOnFabric(
   if (target.kind === 'remote') {
     fabric = connect({ url: target.url, token: target.token });
   } else {
-    requireStore(target.dir);
-    if (command.runLocal) return command.runLocal(target.dir, call);
+    const dir = checkStore(target.store, false);
+    if (command.runLocal) return command.runLocal(dir, call);
     // Everyday commands skip the whole-store quick_check (it grows with the store); `serve`,
     // `init` and `audit verify` run it. Corruption met while reading is still reported.
-    fabric = await openStoreDir(target.dir, (dir) => openFabric({ dir, integrityCheck: false }));
+    fabric = await openStoreDir(dir, (d) => openFabric({ dir: d, integrityCheck: false }));
   }
   try {
     return await command.run(fabric, call);

@@ -34,6 +34,15 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
   } catch (error) {
     if (isCairnError(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOSPC' || code === 'SQLITE_FULL' || code === 'EDQUOT') {
+      throw new CairnError(
+        'UNAVAILABLE',
+        `the disk holding the store at ${dir} is full (${code}): free some space, then run the command again`,
+        { store: dir, reason: 'disk full' },
+        { cause: error },
+      );
+    }
     throw new CairnError(
       'UNAVAILABLE',
       `could not open the store at ${dir} (${reason}): check the path and its permissions`,

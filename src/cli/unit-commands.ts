@@ -77,9 +77,10 @@ function checkpointLines(c: UnitCheckpoint): string[] {
   return [
     `checkpoint ${c.id}${c.label ? ` "${c.label}"` : ''}: ${c.accepted ? 'accepted' : 'NOT accepted'} — snapshot ${c.snapshot}, log head ${c.head || '(empty)'}`,
     ...(c.evidence.git ? [`git ${c.evidence.git.revision}${c.evidence.git.dirty ? ' (dirty)' : ''}`] : []),
-    ...c.evidence.checks.map(
-      (k) => `check ${k.passed ? 'passed' : 'FAILED'} (exit ${k.exit}, ${k.durationMs} ms): ${k.command}`,
-    ),
+    ...c.evidence.checks.flatMap((k) => [
+      `check ${k.passed ? 'passed' : 'FAILED'} (exit ${k.exit}, ${k.durationMs} ms): ${k.command}`,
+      ...(k.outputTail ? k.outputTail.split('\n').map((line) => `  | ${line}`) : []),
+    ]),
     ...c.inDoubt.map((s) => `step ${s.position} "${s.name}" is in doubt`),
   ];
 }

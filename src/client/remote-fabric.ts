@@ -189,7 +189,10 @@ export class RemoteFabric implements Fabric {
   }
 
   readPath(input: schema.ReadPathInput): Promise<EventPage> {
-    return this.call('GET', `/v1/events/${seg(input.to)}/path${query({ from: input.from, limit: input.limit })}`);
+    return this.call(
+      'GET',
+      `/v1/events/${seg(input.to)}/path${query({ from: input.from, limit: input.limit })}`,
+    );
   }
 
   listBranches(session: string): Promise<Branch[]> {

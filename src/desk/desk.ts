@@ -37,7 +37,13 @@ import {
   type SecretPolicy,
 } from './guard.js';
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
-import { isMergedFile, type MergeConflict, type MergedEntry, mergeTrees } from './merge.js';
+import {
+  hasConflictMarkers,
+  isMergedFile,
+  type MergeConflict,
+  type MergedEntry,
+  mergeTrees,
+} from './merge.js';
 import {
   cloneDir,
   type DirNode,
@@ -344,17 +350,25 @@ export class Desk {
     return rows.map((r) => toWorkspace({ ...r, created_at: Number(r.created_at) }));
   }
 
-  /** The workspace attached at a directory on this host. */
+  /** The workspace attached at a directory on this host (or, when the directory lies inside one, a hint naming it). */
   async findWorkspace(dir: string): Promise<Workspace> {
     const path = this.resolveDir(dir);
-    const row = await this.read('desk.read', (tx) =>
-      tx.get<WorkspaceRow>(
-        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND path = ? AND state = 'attached'`,
-        [this.tenant, this.options.host, path],
+    const rows = await this.read('desk.read', (tx) =>
+      tx.all<WorkspaceRow>(
+        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND state = 'attached'`,
+        [this.tenant, this.options.host],
       ),
     );
-    if (!row) throw notFound('workspace at', path);
-    return toWorkspace(row);
+    const exact = rows.find((r) => r.path === path);
+    if (exact) return toWorkspace(exact);
+    const around = rows.find((r) => path.startsWith(`${r.path}${sep}`));
+    throw new CairnError(
+      'NOT_FOUND',
+      around
+        ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.path}: run the command there, or pass --ws ${around.id}`
+        : `no workspace is attached at ${path}: run \`cairn ws attach ${path}\` first (or pass --ws WS)`,
+      { resource: 'workspace', path, ...(around ? { inside: around.id } : {}) },
+    );
   }
 
   async listSnapshots(workspace: string): Promise<Snapshot[]> {
@@ -596,13 +610,35 @@ export class Desk {
     }
   }
 
+  /**
+   * One try at a snapshot. When it fails before its commit (a full disk, a
+   * retry), the packs it stored are deleted at once, so a retry that fits
+   * the disk succeeds; once the commit has begun they are left to GC (the
+   * commit may have landed).
+   */
   private async snapshotOnce(
     h: Handle,
     kind: SnapshotKind,
     extra: SnapshotOptions,
   ): Promise<CheckpointResult> {
-    const findings: SecretFinding[] = [];
     const writer = this.objects.writer(this.now);
+    const stage = { committing: false };
+    try {
+      return await this.snapshotWith(h, kind, extra, writer, stage);
+    } catch (error) {
+      if (!stage.committing || error instanceof Retry) await writer.discard();
+      throw error;
+    }
+  }
+
+  private async snapshotWith(
+    h: Handle,
+    kind: SnapshotKind,
+    extra: SnapshotOptions,
+    writer: PackWriter,
+    stage: { committing: boolean },
+  ): Promise<CheckpointResult> {
+    const findings: SecretFinding[] = [];
     const ctx = this.scanContext(h, writer, findings);
     const dirty: Dirty | 'all' = extra.noScan
       ? { dirs: new Set(), files: new Set(), deep: new Set() }
@@ -676,6 +712,7 @@ export class Desk {
       created_at: now,
     };
     let appended: CairnEvent | undefined;
+    stage.committing = true;
     await this.write('desk.write', async (tx) => {
       await lockDesk(tx, this.tenant);
       if (extra.beforeCommit) await extra.beforeCommit(tx, id);
@@ -768,9 +805,12 @@ export class Desk {
       const target = await this.snapshotById(snapshot);
       // Scan a copy of the model, storing nothing: a preview changes nothing, and the real model
       // (with its stat data) stays as it was for the next checkpoint.
-      const live = await this.dryScan(h);
+      const findings: SecretFinding[] = [];
+      const live = await this.dryScan(h, findings);
+      // A restore checkpoints first; under the fail policy that checkpoint refuses, so the preview does too.
+      if (findings.length > 0 && this.policy === 'fail') throw guardFailure(findings);
       const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
-      await applyTree(ctx, live, dirNode(target.root));
+      await applyTree(ctx, live, dirNode(target.root, Number(target.files), Number(target.bytes)));
       const eventsAfter = await this.eventsAfter(h, target);
       const redacted = await redactedPaths(this.objects, dirNode(target.root));
       return {
@@ -820,7 +860,7 @@ export class Desk {
       const ctx = applyContext(h.row.path, this.objects, true, (p) => credentialPathRule(p) !== null, only);
       ctx.onWrite = h.watcher ? (path) => h.watcher?.expect([path]) : undefined;
       ctx.onFile = this.counter('write');
-      await applyTree(ctx, h.root, dirNode(target.root));
+      await applyTree(ctx, h.root, dirNode(target.root, Number(target.files), Number(target.bytes)));
       const settled = this.now();
       for (const { path, node } of ctx.written) {
         const st = lstatSync(join(h.row.path, path), { throwIfNoEntry: false });
@@ -891,11 +931,11 @@ export class Desk {
   }
 
   /** The live directory as a model, from a full scan of a copy of the workspace's model, storing nothing. */
-  private async dryScan(h: Handle): Promise<DirNode> {
+  private async dryScan(h: Handle, findings: SecretFinding[] = []): Promise<DirNode> {
     const copy = cloneDir(h.root);
     const writer = this.objects.writer(this.now);
     writer.dryRun = true;
-    await rescan(this.scanContext(h, writer, []), copy, '', true);
+    await rescan(this.scanContext(h, writer, findings), copy, '', true);
     await seal(writer, copy);
     return copy;
   }
@@ -1116,6 +1156,34 @@ export class Desk {
   }
 
   /**
+   * Refuses a merge into a workspace whose last merge left conflict markers
+   * that are still there: a second merge would nest markers in them.
+   */
+  private async refuseUnresolvedMerge(into: WorkspaceRow): Promise<void> {
+    const last = await this.read('desk.read', (tx) =>
+      tx.get<{ id: string; event: string; parent: string }>(
+        `SELECT id, event, parent FROM desk_snapshots WHERE tenant = ? AND workspace = ? AND kind = 'merge'
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
+        [this.tenant, into.id],
+      ),
+    );
+    if (!last) return;
+    const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, last.event));
+    const conflicts = (event.payload as { conflicts?: string[] }).conflicts ?? [];
+    const unresolved = conflicts.filter((path) => {
+      const abs = join(into.path, path);
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      return st?.isFile() === true && hasConflictMarkers(readFileSync(abs, 'utf8'));
+    });
+    if (unresolved.length === 0) return;
+    throw new CairnError(
+      'CONFLICT',
+      `${unresolved.length} file(s) still hold conflict markers from merge ${last.id} (${unresolved.slice(0, 5).join(', ')}): resolve them and run \`cairn ws checkpoint\`, or abort that merge with \`cairn ws restore ${last.parent}\`, then merge again`,
+      { workspace: into.id, merge: last.id, unresolved, abort: last.parent },
+    );
+  }
+
+  /**
    * Three-way merge of one workspace into another, base = the fork snapshot.
    * Clean changes are written; conflicts are written with markers and
    * returned with the base, ours and theirs texts. The target is then
@@ -1130,6 +1198,7 @@ export class Desk {
       await workspaceRow(tx, this.tenant, input.into),
     ]);
     const baseId = await this.mergeBase(fromRow, intoRow);
+    await this.refuseUnresolvedMerge(intoRow);
     const theirs = (await this.checkpoint(input.from)).snapshot;
     return this.withHandle(input.into, async (h) => {
       const ours = (await this.snapshot(h, 'checkpoint')).snapshot;

@@ -26,6 +26,11 @@ import {
   sameEntry,
 } from './types.js';
 
+/** Whether text still holds a whole conflict block as `mergeText` writes it (the user has not resolved it). */
+export function hasConflictMarkers(text: string): boolean {
+  return /^<<<<<<< .*\r?\n[\s\S]*?^=======\r?\n[\s\S]*?^>>>>>>> /m.test(text);
+}
+
 export interface MergeConflict {
   path: string;
   reason: 'content' | 'modify-delete' | 'add-add' | 'type' | 'binary';

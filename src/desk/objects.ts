@@ -184,6 +184,8 @@ export class PackWriter {
   private readonly written = new Map<string, IndexRow>();
   private readonly reused = new Set<string>();
   private readonly packs: string[] = [];
+  /** A pack announced (its row written) whose blob put has not returned: `discard` removes it too. */
+  private readonly announced: string[] = [];
   /** The checkpoint's only pack when it is small: stored by `commit`, in the snapshot's transaction. */
   private inline: { digest: string; bytes: Buffer } | null = null;
   private pending: { digest: string; kind: ObjectKind; bytes: Buffer }[] = [];
@@ -279,9 +281,37 @@ export class PackWriter {
         [tenant, digest, bytes.length, this.now()],
       ),
     );
+    this.announced.push(digest);
     // The pack buffer is reused only after this put has returned.
     await blobs.put(tenant, bytes, digest);
+    this.announced.pop();
     this.packs.push(digest);
+  }
+
+  /**
+   * After a checkpoint failed before its commit (a full disk, a retry): deletes
+   * the packs this writer stored, so their space is free for the retry at once
+   * rather than after GC's grace. Safe: pack names are salted, so no other
+   * writer's pack has the same name, and none of them was indexed. Best effort —
+   * what it cannot delete, GC still collects.
+   */
+  async discard(): Promise<void> {
+    const { engine, tenant, blobs } = this.store;
+    const announced = [...this.packs, ...this.announced];
+    this.packs.length = 0;
+    this.announced.length = 0;
+    this.pack = null;
+    this.packLength = 0;
+    for (const digest of announced) await blobs.delete(tenant, digest).catch(() => undefined);
+    if (announced.length === 0) return;
+    await engine
+      .write(tenant, (tx) =>
+        tx.run(
+          `DELETE FROM desk_packs WHERE tenant = ? AND state = 'writing' AND digest IN (${placeholders(announced.length)})`,
+          [tenant, ...announced],
+        ),
+      )
+      .catch(() => undefined);
   }
 
   /** Stores everything still buffered (a small remainder is kept for `commit`); call before the snapshot's transaction. */

@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { refuseUnsafeIntegers } from '../json.js';
 import { ApprovalStateFilter, DecisionInput, RevokeGrantInput } from '../schema.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
@@ -69,7 +70,22 @@ async function readBody(c: Context<Env>, limit: number): Promise<string> {
     };
     incoming.on('data', onData);
     incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.on('error', reject);
+    // A client that hangs up mid-body is the client's doing, not a server fault: a typed error, never logged as internal.
+    const hungUp = () =>
+      reject(
+        new CairnError(
+          'INVALID_ARGUMENT',
+          'the client closed the connection before its request body arrived: send the whole body',
+          {
+            received: size,
+          },
+        ),
+      );
+    incoming.on('aborted', hungUp);
+    incoming.on('error', hungUp);
+    incoming.on('close', () => {
+      if (!incoming.complete) hungUp();
+    });
   });
 }
 
@@ -84,6 +100,7 @@ function parseJsonObject(text: string): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new CairnError('INVALID_ARGUMENT', 'the request body must be a JSON object');
   }
+  refuseUnsafeIntegers(text, 'the request body');
   return body as Record<string, unknown>;
 }
 
@@ -210,7 +227,9 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     ),
   );
   v1.get('/events/:event/path', async (c) =>
-    c.json(await c.var.fabric.readPath({ ...queryArgs(c, ['from', 'limit']), to: c.req.param('event') } as never)),
+    c.json(
+      await c.var.fabric.readPath({ ...queryArgs(c, ['from', 'limit']), to: c.req.param('event') } as never),
+    ),
   );
   v1.get('/sessions/:session/branches/:branch/history', async (c) =>
     c.json(await c.var.fabric.branchHistory(c.req.param('session'), c.req.param('branch'))),

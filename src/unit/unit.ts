@@ -43,6 +43,21 @@ export interface CheckResult {
   outputDigest: string;
   durationMs: number;
   passed: boolean;
+  /**
+   * The last lines of a failed check's output (at most 4 KiB), for the person
+   * who ran it. Returned, never recorded: output may hold anything, and the
+   * log keeps only the digest.
+   */
+  outputTail?: string;
+}
+
+/** How much of a failed check's output comes back: its last 4 KiB, at most 40 lines. */
+const TAIL_BYTES = 4096;
+const TAIL_LINES = 40;
+
+function outputTail(output: Buffer): string {
+  const text = output.subarray(Math.max(0, output.length - TAIL_BYTES)).toString('utf8');
+  return text.replace(/\s+$/, '').split('\n').slice(-TAIL_LINES).join('\n');
 }
 
 export interface UnitCheckpoint {
@@ -115,12 +130,14 @@ function runCheck(command: string, cwd: string): CheckResult {
   const started = performance.now();
   const run = spawnSync('sh', ['-c', command], { cwd, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
   const exit = run.status ?? 128;
+  const output = Buffer.concat([run.stdout ?? Buffer.alloc(0), run.stderr ?? Buffer.alloc(0)]);
   return {
     command,
     exit,
-    outputDigest: sha256Hex(Buffer.concat([run.stdout ?? Buffer.alloc(0), run.stderr ?? Buffer.alloc(0)])),
+    outputDigest: sha256Hex(output),
     durationMs: Math.round(performance.now() - started),
     passed: exit === 0,
+    ...(exit === 0 ? {} : { outputTail: outputTail(output) }),
   };
 }
 
@@ -159,6 +176,8 @@ export class Units {
     const checks = (input.checks ?? []).map((c) => runCheck(c, ws.dir));
     const git = gitEvidence(ws.dir);
     const grants = await this.activeGrants(ws.session, ws.branch);
+    // The log keeps each check's digest, never its output.
+    const recorded = checks.map(({ outputTail: _tail, ...kept }) => kept);
     const payloadFor = (snapshot: { id: string; root: string; event: string }, head: string) => ({
       label: input.label ?? '',
       head,
@@ -166,7 +185,7 @@ export class Units {
       snapshot: snapshot.id,
       root: snapshot.root,
       inDoubt: journal.inDoubt().map((s) => ({ position: s.position, name: s.name, key: s.key })),
-      evidence: { ...(git ? { git } : {}), checks },
+      evidence: { ...(git ? { git } : {}), checks: recorded },
       accepted: checks.every((c) => c.passed),
       ...(grants ? { grants } : {}),
     });
@@ -192,7 +211,14 @@ export class Units {
         payload,
       });
     }
-    return { id: event.id, session: ws.session, branch: ws.branch, ...payload, createdAt: event.at };
+    return {
+      id: event.id,
+      session: ws.session,
+      branch: ws.branch,
+      ...payload,
+      evidence: { ...payload.evidence, checks },
+      createdAt: event.at,
+    };
   }
 
   async get(id: string): Promise<UnitCheckpoint> {
