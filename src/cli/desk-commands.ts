@@ -71,7 +71,13 @@ function checkpointLines(r: CheckpointResult): string[] {
       ? `snapshot ${s.id}: ${s.files} files, ${s.bytes} bytes (${s.addedBytes} bytes new)`
       : `unchanged since snapshot ${s.id}`,
   ];
-  for (const f of r.findings) lines.push(`left out ${f.path}${f.line > 0 ? `:${f.line}` : ''} (${f.rule})`);
+  for (const f of r.findings) {
+    const where = `${f.path}${f.line > 0 ? `:${f.line}` : ''} (${f.rule}, ${f.confidence} confidence)`;
+    if (f.action === 'withheld') lines.push(`left out ${where}`);
+    else if (f.action === 'redacted')
+      lines.push(`stored redacted ${where}: the secret span is x'd out in the stored copy`);
+    else lines.push(`kept ${where}: low confidence, stored as is`);
+  }
   for (const p of r.unsupported) lines.push(`not captured ${p} (socket, FIFO or device)`);
   return lines;
 }
@@ -185,6 +191,7 @@ const restore: StoreCommand = {
           `${preview.eventsAfter.length} log events after it stay in the log (a restore does not undo what they did):`,
           ...preview.eventsAfter.map((e) => `  ${e.seq} ${e.kind} ${e.id}`),
           ...preview.withheld.map((p) => `credential ${p} is never restored`),
+          ...preview.redacted.map((p) => `${p} is restored with its secret spans redacted`),
         ]);
         return EXIT.ok;
       }
@@ -193,6 +200,7 @@ const restore: StoreCommand = {
         `restored ${snapshot}: ${result.changes.length} paths changed (undo with \`cairn ws restore ${result.before.id}\`)`,
         ...changeLines(result.changes),
         ...result.blocked.map((p) => `left alone ${p}: untracked files are in the way`),
+        ...result.redacted.map((p) => `${p} was restored with its secret spans redacted`),
       ]);
       return EXIT.ok;
     });
@@ -270,10 +278,12 @@ const fork: StoreCommand = {
         driver,
       });
       const w = result.workspace;
-      call.out.result(
-        result,
+      call.out.result(result, [
         `forked ${ws.id} into ${w.dir} as ${w.id} (branch ${w.branch}, ${w.driver} driver)`,
-      );
+        ...result.redacted.map(
+          (p) => `${p} holds its secret spans redacted (the original stays in ${ws.dir})`,
+        ),
+      ]);
       return EXIT.ok;
     });
   },
