@@ -50,7 +50,6 @@ import {
   dirNode,
   findDir,
   flatten,
-  lineOfOffset,
   loadDir,
   redactedPaths,
   refreshEntry,
@@ -525,17 +524,20 @@ export class Desk {
         if (finding) findings.push(finding);
         return finding === null;
       },
-      stream: (path, abs) => {
-        const scan = this.guard.stream(path, (offset) => lineOfOffset(abs, offset));
+      stream: (path, abs, size) => {
+        const scan = this.guard.stream(path, abs, size);
+        let reported = false;
         return {
           get findings() {
             return scan.findings;
           },
           feed: async (window, offset) => {
             if (await scan.feed(window, offset)) return true;
-            findings.push(...scan.findings);
+            if (!reported) findings.push(...scan.findings);
+            reported = true;
             return false;
           },
+          close: () => scan.close(),
         };
       },
       admitPack: async (path, abs) => {
@@ -1471,6 +1473,7 @@ export class Desk {
     }
     this.handles.clear();
     this.mounter.close();
+    await this.guard.close();
   }
 }
 

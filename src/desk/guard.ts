@@ -27,11 +27,13 @@ import { contentPathKind, contentPathLines, credentialPathRule } from './guard/p
 import {
   type FindingAction,
   lineIn,
+  lineOfOffset,
   looksBinary,
   redact,
   type SecretFinding,
   StreamScan,
 } from './guard/scan.js';
+import { ScanWorker } from './guard/scan-pool.js';
 
 export { credentialPathRule } from './guard/paths.js';
 export { type Confidence, checksumValid, withChecksum } from './guard/rules.js';
@@ -132,10 +134,20 @@ export type Verdict =
 
 /** One file scanned window by window (files larger than one chunk). */
 export interface GuardStream {
-  /** Scans the next window (this piece, then look-ahead) at `offset`; false once the file must be withheld. */
+  /**
+   * Scans the next window (this piece, then look-ahead) at `offset`; resolves
+   * false once the file must be withheld. The caller may reuse the window's
+   * buffer as soon as `feed` returns (it copies what it keeps), and may feed
+   * the next window before this one resolves.
+   */
   feed(window: Buffer, offset: number): Promise<boolean>;
   readonly findings: SecretFinding[];
+  /** Done with the file (whatever the outcome). */
+  close(): void;
 }
+
+/** Files at least this large are scanned on the worker thread; smaller ones do not repay a message. */
+const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 
 const MASTER_KEY_FILE = /^\s*(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/;
 
@@ -254,22 +266,68 @@ export class Guard {
     return { store: 'withhold', findings: mark(findings, 'withheld') };
   }
 
-  /** A scan of a file larger than one chunk, window by window; such a file is withheld whole on a finding. */
-  stream(path: string, lineAt: (offset: number) => number): GuardStream {
-    const scan = new StreamScan(path, { lineAt });
+  /**
+   * A scan of a file larger than one chunk (`abs` on disk, `size` bytes),
+   * window by window; such a file is withheld whole on a finding. Files of
+   * 4 MiB and more go to the scan worker where there is one.
+   */
+  stream(path: string, abs: string, size: number): GuardStream {
     const guard = this;
     let findings: SecretFinding[] = [];
+    const settle = (found: SecretFinding[]) => {
+      findings = dedupe(guard.keep(found, path));
+      return findings.length === 0;
+    };
+    const worker = this.scanContent && size >= WORKER_MIN_BYTES ? this.worker() : null;
+    if (worker) {
+      const file = worker.open();
+      return {
+        get findings() {
+          return findings;
+        },
+        async feed(window, offset) {
+          return settle(await worker.feed(file, path, abs, window, offset));
+        },
+        close: () => worker.end(file),
+      };
+    }
+    const scan = new StreamScan(path, { lineAt: (offset) => lineOfOffset(abs, offset) });
+    let queue: Promise<unknown> = Promise.resolve();
     return {
       get findings() {
         return findings;
       },
-      async feed(window, offset) {
-        if (!guard.scanContent) return true;
-        await scan.feed(window, offset);
-        findings = dedupe(guard.keep(scan.findings, path));
-        return findings.length === 0;
+      feed(window, offset) {
+        if (!guard.scanContent) return Promise.resolve(true);
+        // Windows are scanned in order; a copy, since the caller reuses the buffer.
+        const copy = Buffer.from(window);
+        const done = queue.then(async () => {
+          await scan.feed(copy, offset);
+          return settle(scan.findings);
+        });
+        queue = done.catch(() => undefined);
+        return done;
       },
+      close: () => {},
     };
+  }
+
+  private scanWorker: ScanWorker | null | undefined;
+
+  /** The scan worker, started on first use; null where the built worker module is not there. */
+  private worker(): ScanWorker | null {
+    if (this.scanWorker === undefined) this.scanWorker = ScanWorker.available() ? new ScanWorker() : null;
+    return this.scanWorker;
+  }
+
+  /** Windows scanned on the worker thread so far (benchmarks and tests). */
+  get workerWindows(): number {
+    return this.scanWorker?.windows ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.scanWorker?.close();
+    this.scanWorker = undefined;
   }
 
   /** Findings in a git pack's objects (through git); one `pack-not-scanned` finding, kept, when git is missing. */

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { chunkFile, digestOf, SMALL_FILE } from './chunker.js';
 import type { GuardStream } from './guard.js';
@@ -75,7 +75,7 @@ export interface ScanContext {
   /** The guard on an entry's name (and a symlink's target): false keeps the entry out. */
   admitName(path: string, target: string | null): Promise<boolean>;
   /** The guard on a file larger than a chunk, window by window. */
-  stream(path: string, abs: string): GuardStream;
+  stream(path: string, abs: string, size: number): GuardStream;
   /** The guard on a git pack's objects: false keeps the pack out. */
   admitPack(path: string, abs: string): Promise<boolean>;
   /** Overlay workspaces: files absent from the upper directory are unchanged since the fork. */
@@ -193,16 +193,39 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
     }
     if (!seen && !(await ctx.admit(path, Buffer.alloc(0), abs))) return null;
   } else {
-    // Each chunk is scanned with a look-ahead into the next before it is stored; on a finding the
-    // file is withheld (chunks already stored hold none of it but clean bytes).
-    const scan = ctx.stream(path, abs);
-    let offset = 0;
-    for (const chunk of chunkFile(abs, st.size)) {
-      if (!(await scan.feed(chunk.window ?? chunk.bytes, offset))) return null;
-      await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, chunk.owned);
+    // Each chunk is scanned with a look-ahead into the next, and stored only once its scan came back
+    // clean; on a finding the file is withheld (chunks already stored hold none of it but clean
+    // bytes). One verdict stays outstanding: the next chunk is read and hashed while the scan of this
+    // one runs (on the scan worker, for large files).
+    const scan = ctx.stream(path, abs, st.size);
+    let pending: { digest: string; bytes: Buffer; clean: Promise<boolean> } | null = null;
+    const store = async (chunk: { digest: string; bytes: Buffer; clean: Promise<boolean> }) => {
+      if (!(await chunk.clean)) return false;
+      await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, true);
       chunks.push(chunk.digest);
       size += chunk.bytes.length;
-      offset += chunk.bytes.length;
+      return true;
+    };
+    try {
+      let offset = 0;
+      for (const chunk of chunkFile(abs, st.size)) {
+        const clean = scan.feed(chunk.window ?? chunk.bytes, offset);
+        offset += chunk.bytes.length;
+        // Kept past the next read, so a view of the read window is copied.
+        const next = {
+          digest: chunk.digest,
+          bytes: chunk.owned ? chunk.bytes : Buffer.from(chunk.bytes),
+          clean,
+        };
+        if (pending && !(await store(pending))) {
+          await clean.catch(() => false);
+          return null;
+        }
+        pending = next;
+      }
+      if (pending && !(await store(pending))) return null;
+    } finally {
+      scan.close();
     }
   }
   ctx.onFile?.();
@@ -215,24 +238,6 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
   };
   if (redacted) node.redacted = true;
   return node;
-}
-
-/** The 1-based line of a byte offset in a file (for findings in large files; read only when there is one). */
-export function lineOfOffset(abs: string, offset: number): number {
-  const buffer = Buffer.allocUnsafe(1024 * 1024);
-  const fd = openSync(abs, 'r');
-  let line = 1;
-  try {
-    for (let position = 0; position < offset; ) {
-      const n = readSync(fd, buffer, 0, Math.min(buffer.length, offset - position), position);
-      if (n === 0) break;
-      for (let i = buffer.indexOf(10); i !== -1 && i < n; i = buffer.indexOf(10, i + 1)) line++;
-      position += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return line;
 }
 
 function lstatOrNull(path: string): Stats | null {

@@ -12,6 +12,7 @@
  *
  * Findings name rule, path, line and confidence, never the value.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { buildAutomaton } from './automaton.js';
 import { bomEncoding, decodeUnits, nulPatternEncoding, type TextEncoding, unitSize } from './decode.js';
 import { type Confidence, confidenceOf, OWN_RULES, type Span } from './rules.js';
@@ -69,7 +70,10 @@ export async function scanView(view: Buffer, path: string, binary: boolean): Pro
   const own = hits.rules.filter((r) => r >= SECRETLINT_COUNT).map((r) => OWN_RULES[r - SECRETLINT_COUNT]!);
   const spans: Span[] = [];
   for (const [start, end] of regions) {
-    const text = view.toString('latin1', start, end);
+    // In a binary window a byte of 0x80 and up is not a letter: read as latin1 it would be (é, ß, …),
+    // and a rule's "no letter before the token" would miss a token that such a byte precedes.
+    const latin1 = view.toString('latin1', start, end);
+    const text = binary ? latin1.replace(/[\x80-\xff]/g, '\x00') : latin1;
     const found = [...(lint.length > 0 ? await secretlintSpans(path, text, lint) : [])];
     for (const rule of own) found.push(...rule.find(text));
     for (const span of found) {
@@ -218,4 +222,22 @@ export function redact(bytes: Uint8Array, spans: readonly Span[]): Buffer {
     for (let i = start; i < end && i < out.length; i++) if (out[i] !== 10 && out[i] !== 13) out[i] = FILL;
   }
   return out;
+}
+
+/** The 1-based line of a byte offset in a file (for findings in large files; read only when there is one). */
+export function lineOfOffset(abs: string, offset: number): number {
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  const fd = openSync(abs, 'r');
+  let line = 1;
+  try {
+    for (let position = 0; position < offset; ) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, offset - position), position);
+      if (n === 0) break;
+      for (let i = buffer.indexOf(10); i !== -1 && i < n; i = buffer.indexOf(10, i + 1)) line++;
+      position += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return line;
 }

@@ -1,0 +1,40 @@
+/**
+ * The worker side of {@link ScanWorker}: scans large files' windows off the
+ * thread that reads, hashes and stores them. One {@link StreamScan} per file
+ * in flight; messages are handled strictly in order, since a stream scan's
+ * state (its encoding, what it has seen) depends on the windows before.
+ */
+import { parentPort } from 'node:worker_threads';
+import { lineOfOffset, StreamScan } from './scan.js';
+import type { ScanReply, ScanRequest } from './scan-pool.js';
+
+const port = parentPort;
+if (!port) throw new Error('scan-worker.js runs as a worker thread only');
+const scans = new Map<number, StreamScan>();
+let queue: Promise<void> = Promise.resolve();
+
+async function handle(request: ScanRequest): Promise<ScanReply | null> {
+  if (request.type === 'end') {
+    scans.delete(request.file);
+    return null;
+  }
+  let scan = scans.get(request.file);
+  if (!scan) {
+    scan = new StreamScan(request.path, { lineAt: (offset) => lineOfOffset(request.abs, offset) });
+    scans.set(request.file, scan);
+  }
+  await scan.feed(Buffer.from(request.window), request.offset);
+  return { id: request.id, findings: scan.findings };
+}
+
+port.on('message', (request: ScanRequest) => {
+  queue = queue.then(async () => {
+    try {
+      const reply = await handle(request);
+      if (reply) port.postMessage(reply);
+    } catch (error) {
+      if (request.type === 'feed')
+        port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+});
