@@ -143,6 +143,39 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
     expect(done.preview.eventsBack.map((e) => e.id)).toContain(failed.id);
   });
 
+  it('a restore that loses a race to another restore or an append records nothing', async () => {
+    const { ws, cp1, cp2 } = await twoCheckpoints();
+    const snapshots = (await desk.listSnapshots(ws.id)).length;
+    // Two restores at once: one wins; the loser's plan saw a head that moved, so it commits nothing.
+    const outcomes = await Promise.allSettled([units.restore(cp1.id), units.restore(cp2.id)]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(
+      won,
+      JSON.stringify(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))),
+    ).toHaveLength(1);
+    expect(lost.map((o) => o.reason.code)).toEqual(['CONFLICT']);
+    expect((await desk.listSnapshots(ws.id)).length).toBe(snapshots + 2); // the winner's before + restore
+    // One head move, the winner's.
+    const moves = (await fabric.branchHistory(ws.session, ws.branch)).filter((h) => h.op === 'move');
+    expect(moves).toHaveLength(1);
+
+    // An append that slips in between the plan and the commit: CONFLICT, and only the append is recorded.
+    const audit = (await fabric.verifyAudit()).entries;
+    const checkpoint = desk.checkpoint.bind(desk);
+    desk.checkpoint = async (workspace, options) => {
+      await fabric.append({ session: ws.session, branch: ws.branch, kind: 'note', payload: 'sneaked in' });
+      return checkpoint(workspace, options);
+    };
+    await expectCode(units.restore(cp2.id), 'CONFLICT');
+    desk.checkpoint = checkpoint;
+    expect((await fabric.verifyAudit()).entries).toBe(audit + 1);
+    expect((await desk.listSnapshots(ws.id)).length).toBe(snapshots + 2);
+    expect((await fabric.readBranch({ session: ws.session, branch: ws.branch })).events.at(-1)?.payload).toBe(
+      'sneaked in',
+    );
+  });
+
   it('under the fail policy, a credential in the workspace refuses the preview as it refuses the restore', async () => {
     const strict = store.desk(who, {
       host: 'restore-test',

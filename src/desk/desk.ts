@@ -191,6 +191,10 @@ interface SnapshotOptions {
   /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
   noScan?: boolean;
   alsoAppend?: AlsoAppend;
+  /** The branch head must still be this event when the snapshot commits, else CONFLICT and nothing is recorded. */
+  ifHead?: string;
+  /** After its events, the snapshot's transaction moves the branch head to this event (a unit restore). */
+  moveHeadTo?: string;
   /** Runs first inside the snapshot's transaction (attach inserts the workspace row). */
   beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
 }
@@ -721,6 +725,15 @@ export class Desk {
       const current = await workspaceRow(tx, this.tenant, h.row.id, tx.lockRows);
       if (current.head_snapshot !== (h.head.id === '' ? id : h.head.id)) throw new Retry('head moved');
       if ((await writer.commit(tx, extra.alsoNamed)).length > 0) throw new Retry('objects collected');
+      if (extra.ifHead !== undefined) {
+        const head = await log.branchHead(tx, this.options.who, h.row.session, h.row.branch);
+        if (head !== extra.ifHead)
+          throw new CairnError(
+            'CONFLICT',
+            `branch ${h.row.branch} moved (its head is ${head || '(root)'}, not ${extra.ifHead}) while this ran: look again, then retry`,
+            { branch: h.row.branch, head, expected: extra.ifHead },
+          );
+      }
       const event = await log.appendEvent(
         tx,
         this.options.who,
@@ -752,6 +765,14 @@ export class Desk {
           now,
         );
       }
+      if (extra.moveHeadTo !== undefined) {
+        await log.moveHead(
+          tx,
+          this.options.who,
+          { session: h.row.session, branch: h.row.branch, to: extra.moveHeadTo, ifHead: (appended ?? event).id },
+          now,
+        );
+      }
       await insertSnapshot(tx, row);
       await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [
         id,
@@ -775,9 +796,10 @@ export class Desk {
   /** Snapshots the workspace directory if anything changed since its head snapshot. */
   async checkpoint(
     workspace: string,
-    options: { force?: boolean; alsoAppend?: AlsoAppend } = {},
+    options: Pick<SnapshotOptions, 'force' | 'alsoAppend' | 'ifHead' | 'moveHeadTo'> = {},
   ): Promise<CheckpointResult> {
     authorize(this.options.who, 'desk.write');
+    if (options.moveHeadTo !== undefined) authorize(this.options.who, 'branch.move');
     return this.withHandle(workspace, (h) => this.snapshot(h, 'checkpoint', options));
   }
 

@@ -568,6 +568,11 @@ async function setHead(
   });
 }
 
+/** A branch's head event id ('' at the root), read inside the caller's transaction. */
+export async function branchHead(tx: SqlExecutor, who: Identity, session: string, branch: string): Promise<string> {
+  return (await requireBranch(tx, who.tenant, session, branch, tx.lockRows)).head;
+}
+
 export async function listBranches(tx: SqlExecutor, who: Identity, session: string): Promise<Branch[]> {
   await requireSession(tx, who.tenant, session);
   const rows = await tx.all<BranchRow>(

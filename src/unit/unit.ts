@@ -167,6 +167,19 @@ export class Units {
 
   /** Checkpoints the unit of a workspace: its snapshot, its branch's log head, steps in doubt, evidence. */
   async checkpoint(input: { workspace: string; label?: string; checks?: string[] }): Promise<UnitCheckpoint> {
+    return this.checkpointWith(input);
+  }
+
+  /**
+   * A unit checkpoint; with `then`, the one a restore takes first: its
+   * snapshot, its event and the head move to the restored checkpoint are
+   * one transaction, which commits only while the branch head is still
+   * `then.ifHead` — so a restore that loses a race records nothing.
+   */
+  private async checkpointWith(
+    input: { workspace: string; label?: string; checks?: string[] },
+    then?: { ifHead: string; moveHeadTo: string },
+  ): Promise<UnitCheckpoint> {
     const ws = await this.desk.getWorkspace(input.workspace);
     for (const check of input.checks ?? []) {
       if (typeof check !== 'string' || check.trim() === '')
@@ -195,6 +208,8 @@ export class Units {
         kind: UNIT_CHECKPOINT_EVENT,
         payload: payloadFor(snapshot, snapshot.event),
       }),
+      // A restore's checkpoint is always recorded, so its event rides in the transaction that moves the head.
+      ...(then ? { force: true, ifHead: then.ifHead, moveHeadTo: then.moveHeadTo } : {}),
     });
     let payload: ReturnType<typeof payloadFor>;
     let event: CairnEvent;
@@ -343,14 +358,12 @@ export class Units {
   ): Promise<{ before: UnitCheckpoint; preview: UnitRestorePreview; undo: string }> {
     const { preview, ws } = await this.planRestore(id, options);
     const { checkpoint } = preview;
-    const before = await this.checkpoint({ workspace: ws.id, label: `before restore of ${id}` });
-    // Compare-and-swap: a writer that slipped in after the "before" checkpoint is not silently left behind.
-    await this.fabric.moveHead({
-      session: ws.session,
-      branch: ws.branch,
-      to: checkpoint.id,
-      ifHead: before.id,
-    });
+    // One transaction: the "before" checkpoint and the head move, only while the head is where the
+    // plan saw it — a concurrent append or restore makes this CONFLICT with nothing recorded.
+    const before = await this.checkpointWith(
+      { workspace: ws.id, label: `before restore of ${id}` },
+      { ifHead: preview.head, moveHeadTo: checkpoint.id },
+    );
     await this.desk.restore(ws.id, checkpoint.snapshot);
     return { before, preview, undo: before.id };
   }
