@@ -826,3 +826,63 @@ describe('cairn proxy and approvals across processes', () => {
     }
   });
 });
+
+describe('cairn exec stopped by a signal', () => {
+  it('SIGTERM to `cairn exec --branch` stops its child, records how the step ended and revokes the handle', async () => {
+    const sigStore = join(work, 'sig-store');
+    const keyFile = join(work, 'sig.key');
+    const dir = join(work, 'sig-ws');
+    mkdirSync(dir);
+    expect((await cairn(['cred', 'keygen', '--out', keyFile, '--json'])).code).toBe(0);
+    await ok(['ws', 'attach', dir], { store: sigStore });
+    const running = start(
+      [
+        'exec',
+        '--branch',
+        'main',
+        '--store',
+        sigStore,
+        '--json',
+        '--',
+        'sh',
+        '-c',
+        'echo $$ > child.pid; exec sleep 30',
+      ],
+      { CAIRN_MASTER_KEY_FILE: keyFile },
+      dir,
+    );
+    const closed = new Promise<number | null>((resolve) => running.on('close', resolve));
+    running.stdin.end();
+    let pid = 0;
+    for (let i = 0; i < 200 && pid === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      try {
+        pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8').trim());
+      } catch {}
+    }
+    expect(pid).toBeGreaterThan(0);
+    running.kill('SIGTERM');
+    const code = await closed;
+    expect(code).not.toBe(0);
+    // The child is gone, not orphaned with a working handle.
+    expect(() => process.kill(pid, 0)).toThrow();
+    const db = new Database(join(sigStore, 'cairn.db'), { readonly: true });
+    try {
+      const handles = db.prepare('SELECT revoked_at FROM key_handles').all() as {
+        revoked_at: number | null;
+      }[];
+      expect(handles).toHaveLength(1);
+      expect(handles[0]?.revoked_at).not.toBeNull();
+    } finally {
+      db.close();
+    }
+    const steps = await ok(['step', 'ls', '--ws', dir], { store: sigStore });
+    expect(steps.steps).toEqual([
+      expect.objectContaining({
+        name: 'exec',
+        state: 'done',
+        result: expect.objectContaining({ exit: 143 }),
+      }),
+    ]);
+  });
+});

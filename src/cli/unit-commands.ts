@@ -293,14 +293,23 @@ const exec: StoreCommand = {
           log: (line) => call.out.problem(line),
         });
       }
+      // Stopping `cairn exec` stops its child first, so the handle is revoked and the step recorded.
+      const stopping = new AbortController();
+      const stop = () => stopping.abort();
+      const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+      for (const s of signals) process.on(s, stop);
       const result = await execInWorkspace(fabric, desk, {
         workspace: ws.id,
         command: call.positionals,
         env: call.env,
+        signal: stopping.signal,
         ...(branch === undefined
           ? {}
           : { keys: { keys, proxyUrl: proxyUrl ?? (running as RunningProxy).url, envCredentials } }),
-      }).finally(() => running?.close());
+      }).finally(() => {
+        for (const s of signals) process.off(s, stop);
+        return running?.close();
+      });
       const { stdout, stderr, ...recorded } = result;
       if (!call.out.json) {
         call.out.raw(stdout, stderr);

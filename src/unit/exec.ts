@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { constants as os } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { CheckpointResult, Desk } from '../desk/desk.js';
 import { sha256Hex } from '../digest.js';
@@ -70,10 +71,26 @@ export function findCommand(command: string, path: string, cwd: string): string 
   return null;
 }
 
+const osSignals = os.signals as Record<string, number>;
+
+/** After asking a child to stop (SIGTERM), how long it has before SIGKILL. */
+export const STOP_GRACE_MS = 5000;
+
 export async function execInWorkspace(
   fabric: Fabric,
   desk: Desk,
-  input: { workspace: string; command: string[]; env: Record<string, string | undefined>; keys?: ExecKeys },
+  input: {
+    workspace: string;
+    command: string[];
+    env: Record<string, string | undefined>;
+    keys?: ExecKeys;
+    /**
+     * Aborting stops the child (SIGTERM, then SIGKILL after {@link STOP_GRACE_MS}); the step
+     * records how it ended and the child's handle is revoked as on any exit. The CLI aborts on
+     * SIGTERM, SIGINT and SIGHUP, so stopping `cairn exec` never leaves a child holding a handle.
+     */
+    signal?: AbortSignal;
+  },
 ): Promise<ExecResult> {
   const [program, ...args] = input.command;
   if (program === undefined || program === '') {
@@ -111,7 +128,7 @@ export async function execInWorkspace(
         env[injected.variable] = injected.value;
       }
     }
-    return await runStep(fabric, desk, ws, resolved, args, input.command, env);
+    return await runStep(fabric, desk, ws, resolved, args, input.command, env, input.signal);
   } finally {
     if (handleId) await input.keys?.keys.revokeHandle(handleId);
   }
@@ -125,6 +142,7 @@ async function runStep(
   args: string[],
   command: string[],
   env: Record<string, string | undefined>,
+  signal?: AbortSignal,
 ): Promise<ExecResult> {
   const journal = (await Journal.open(fabric, { session: ws.session, branch: ws.branch })).atEnd();
   let stdout = Buffer.alloc(0);
@@ -145,9 +163,19 @@ async function runStep(
         const err: Buffer[] = [];
         child.stdout.on('data', (d: Buffer) => out.push(d));
         child.stderr.on('data', (d: Buffer) => err.push(d));
+        let killer: NodeJS.Timeout | undefined;
+        const stop = () => {
+          child.kill('SIGTERM');
+          killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        };
+        if (signal?.aborted) stop();
+        else signal?.addEventListener('abort', stop, { once: true });
         const exit = await new Promise<number>((resolve, reject) => {
           child.on('error', reject);
-          child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+          child.on('close', (code, ended) => resolve(code ?? (ended ? 128 + (osSignals[ended] ?? 0) : 1)));
+        }).finally(() => {
+          clearTimeout(killer);
+          signal?.removeEventListener('abort', stop);
         });
         stdout = Buffer.concat(out);
         stderr = Buffer.concat(err);
