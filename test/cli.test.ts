@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -342,7 +343,18 @@ describe('cairn serve', () => {
 
   it('serves on a free port; the CLI talks to it with --url/--token; SIGTERM stops it cleanly', async () => {
     const dir = join(work, 'served');
-    server = start(['serve', '--port', '0', '--json', '--store', dir]);
+    server = start([
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--store',
+      dir,
+      '--headers-timeout-ms',
+      '400',
+      '--request-timeout-ms',
+      '800',
+    ]);
     const child = server;
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const firstLine = await new Promise<string>((resolve, reject) => {
@@ -387,6 +399,24 @@ describe('cairn serve', () => {
 
     expect(badToken.code).toBe(6);
     expect(doc(badToken).error.code).toBe('UNAUTHENTICATED');
+
+    // Stalled clients (slow loris) are cut off: one stuck in its headers, one in its body.
+    const { port } = new URL(served.url);
+    const stall = (text: string) =>
+      new Promise<number>((done) => {
+        const started = Date.now();
+        const socket = netConnect(Number(port), '127.0.0.1', () => socket.write(text));
+        socket.on('error', () => {});
+        socket.resume(); // read the 408, so the server's close is seen
+        socket.on('close', () => done(Date.now() - started));
+        setTimeout(() => socket.destroy(), 10_000);
+      });
+    const [inHeaders, inBody] = await Promise.all([
+      stall('GET /v1/whoami HTTP/1.1\r\nhost: x\r\nx-slow: '),
+      stall('POST /v1/sessions HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{"ti'),
+    ]);
+    expect(inHeaders).toBeLessThan(4000);
+    expect(inBody).toBeLessThan(4000);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

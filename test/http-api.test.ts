@@ -174,9 +174,11 @@ describe('HTTP API', () => {
       JSON.stringify({ kind: 'x', tenant: 'tn_x' }),
     );
     expect(unknownField.status).toBe(400);
-    for (const limit of ['abc', '0x10', '1e2', '']) {
+    for (const limit of ['abc', '0x10', '1e2', '', '-5', '1.5', '9007199254740993']) {
       const badQuery = await call('GET', `/v1/sessions/${id}/branches/main/events?limit=${limit}`, tokens.a);
       expect(badQuery.status, `limit=${limit}`).toBe(400);
+      expect(badQuery.json.message).toContain('whole number');
+      expect(badQuery.json.data.field).toBe('limit');
     }
     // An integer JSON numbers cannot carry exactly is refused, not rounded; in a string it is text.
     const rounded = await call(

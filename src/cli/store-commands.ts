@@ -152,7 +152,13 @@ export function untilStopSignal(): Promise<NodeJS.Signals> {
 }
 
 /** Listens first, so a busy port does not leave an unused token behind; closes everything on failure. */
-async function startServing(store: Store, host: string, port: number, out: Output) {
+async function startServing(
+  store: Store,
+  host: string,
+  port: number,
+  out: Output,
+  timeouts: { headersTimeoutMs?: number; requestTimeoutMs?: number },
+) {
   let server: RunningServer | undefined;
   try {
     // Loaded here so that the other commands start without the HTTP stack.
@@ -161,6 +167,7 @@ async function startServing(store: Store, host: string, port: number, out: Outpu
     server = await startServer(store, {
       host,
       port,
+      ...timeouts,
       onInternalError: (error) => out.serverError(error),
     }).catch((error: unknown) => {
       throw listenError(error, host, port);
@@ -187,6 +194,18 @@ const serve: StoreCommand = {
       value: 'PORT',
       help: 'port to listen on; 0 picks a free one (default 7070)',
     },
+    {
+      name: 'headers-timeout-ms',
+      type: 'string',
+      value: 'MS',
+      help: 'close a connection whose request headers take longer (default 10000)',
+    },
+    {
+      name: 'request-timeout-ms',
+      type: 'string',
+      value: 'MS',
+      help: 'close a connection whose whole request takes longer (default 60000)',
+    },
   ],
   summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
   async run(dir, { values, out }) {
@@ -196,8 +215,12 @@ const serve: StoreCommand = {
       throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, {
         field: 'port',
       });
+    const timeouts = {
+      headersTimeoutMs: wholeNumberFlag(values, 'headers-timeout-ms'),
+      requestTimeoutMs: wholeNumberFlag(values, 'request-timeout-ms'),
+    };
     const store = await openStoreDir(dir, (d) => Store.openDir(d));
-    const { server, created } = await startServing(store, host, port, out);
+    const { server, created } = await startServing(store, host, port, out, timeouts);
     const stopped = untilStopSignal();
     out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [
       `Cairn serving on ${server.url}`,

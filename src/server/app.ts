@@ -108,8 +108,14 @@ function parseJsonObject(text: string): Record<string, unknown> {
 function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(c.req.query())) {
-    // Plain decimal digits only: "0x10", "1e2" or "" are not page sizes.
-    out[key] = numeric.includes(key) ? (/^\d{1,15}$/.test(value) ? Number(value) : Number.NaN) : value;
+    // Plain decimal digits only: "0x10", "1e2", "-5" or "" are not page sizes.
+    if (numeric.includes(key) && !/^\d{1,15}$/.test(value))
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `query parameter ${key} must be a whole number written in digits (at most 15), not "${value.slice(0, 40)}"`,
+        { field: key },
+      );
+    out[key] = numeric.includes(key) ? Number(value) : value;
   }
   return out;
 }
