@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
-import { CairnError } from '../errors.js';
+import { CairnError, isCairnError } from '../errors.js';
 import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
 import { Journal } from '../steps/journal.js';
@@ -36,6 +36,31 @@ async function withUnit<T>(
     const ws = await workspaceOf(desk, call);
     const who = await store.localIdentity();
     const units = new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
+    return fn({ store, desk, units, ws });
+  });
+}
+
+/**
+ * The unit of a command that names a checkpoint: the workspace of `--ws`,
+ * else the one attached at the current directory, else the checkpoint's own
+ * (so `cairn fork CP` and `cairn restore CP` work from any directory).
+ */
+async function withCheckpointUnit<T>(
+  dir: string,
+  call: Invocation,
+  fn: (ctx: { store: Store; desk: Desk; units: Units; ws: Workspace }) => Promise<T>,
+): Promise<T> {
+  return withDesk(dir, call, async (desk, store) => {
+    const who = await store.localIdentity();
+    const units = new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
+    const here =
+      stringFlag(call.values, 'ws') !== undefined
+        ? await workspaceOf(desk, call)
+        : await workspaceOf(desk, call).catch((error: unknown) => {
+            if (isCairnError(error, 'NOT_FOUND')) return undefined;
+            throw error;
+          });
+    const ws = here ?? (await desk.getWorkspace((await units.get(call.positionals[0]!)).workspace));
     return fn({ store, desk, units, ws });
   });
 }
@@ -150,7 +175,7 @@ const restore: StoreCommand = {
   summary:
     'restore the unit to any checkpoint of its session (checkpoints first; the log head moves there and the workspace follows, as a new operation that prints its undo)',
   async run(dir, call) {
-    return withUnit(dir, call, async ({ units, ws }) => {
+    return withCheckpointUnit(dir, call, async ({ units, ws }) => {
       const id = call.positionals[0]!;
       const options = { workspace: ws.id, allowUnaccepted: call.values['allow-unaccepted'] === true };
       const previewOnly = call.values.preview === true;
@@ -213,7 +238,7 @@ const fork: StoreCommand = {
         flag: 'driver',
       });
     }
-    return withUnit(dir, call, async ({ units, ws }) => {
+    return withCheckpointUnit(dir, call, async ({ units, ws }) => {
       const names = listFlag(call.values, 'name');
       const result = await units.fork(call.positionals[0]!, {
         branches: names.length > 0 ? names : (wholeNumberFlag(call.values, 'branches') ?? 1),

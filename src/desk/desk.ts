@@ -253,7 +253,7 @@ export class Desk {
   }
 
   /** Resolves a directory argument: absolute, existing, a real directory (not a link to one), outside the store's state. */
-  private resolveDir(dir: string, mustExist = true): string {
+  private resolveDir(dir: string, mustExist = true, refuseOverlap = true): string {
     if (typeof dir !== 'string' || !isAbsolute(dir)) {
       throw invalid(`workspace directory "${String(dir)}" is not an absolute path: pass an absolute path`, {
         dir,
@@ -266,7 +266,7 @@ export class Desk {
       throw invalid(`${dir} is not a directory (a symlink or a file): pass the directory itself`, { dir });
     const real = realpathSync(dir);
     const state = realpathSync(this.ensureStateDir());
-    if (real === state || real.startsWith(state + sep) || state.startsWith(real + sep)) {
+    if (refuseOverlap && (real === state || real.startsWith(state + sep) || state.startsWith(real + sep))) {
       throw invalid(`${dir} overlaps the desk's own state folder ${state}: attach a directory outside it`, {
         dir,
       });
@@ -355,7 +355,8 @@ export class Desk {
 
   /** The workspace attached at a directory on this host (or, when the directory lies inside one, a hint naming it). */
   async findWorkspace(dir: string): Promise<Workspace> {
-    const path = this.resolveDir(dir);
+    // A lookup, not an attach: a directory holding the store is simply not a workspace.
+    const path = this.resolveDir(dir, true, false);
     const rows = await this.read('desk.read', (tx) =>
       tx.all<WorkspaceRow>(
         `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND state = 'attached'`,
@@ -769,7 +770,12 @@ export class Desk {
         await log.moveHead(
           tx,
           this.options.who,
-          { session: h.row.session, branch: h.row.branch, to: extra.moveHeadTo, ifHead: (appended ?? event).id },
+          {
+            session: h.row.session,
+            branch: h.row.branch,
+            to: extra.moveHeadTo,
+            ifHead: (appended ?? event).id,
+          },
           now,
         );
       }

@@ -569,7 +569,12 @@ async function setHead(
 }
 
 /** A branch's head event id ('' at the root), read inside the caller's transaction. */
-export async function branchHead(tx: SqlExecutor, who: Identity, session: string, branch: string): Promise<string> {
+export async function branchHead(
+  tx: SqlExecutor,
+  who: Identity,
+  session: string,
+  branch: string,
+): Promise<string> {
   return (await requireBranch(tx, who.tenant, session, branch, tx.lockRows)).head;
 }
 
