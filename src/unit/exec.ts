@@ -11,9 +11,10 @@ import { Journal } from '../steps/journal.js';
 
 /**
  * Variables never passed to a child: the operator's keys to the vault, and
- * the way to the store itself (with it, a child could act as the store's
- * local admin — approve its own writes). A child running as the same OS user
- * can still open files that user can; see GUARANTEES.md.
+ * the way to the store itself. This keeps them out of the child's own
+ * environment only: a child running as the same OS user can read its
+ * parent's /proc entries and any file that user can, and so act as the
+ * store's local admin; see GUARANTEES.md.
  */
 export const WITHHELD_VARIABLES = [
   'CAIRN_MASTER_KEY',
