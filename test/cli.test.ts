@@ -928,3 +928,47 @@ describe('cairn exec stopped by a signal', () => {
     ]);
   });
 });
+
+describe('the store config', () => {
+  it("the admin's config.json sets the secret policy and the allow-list; a flag can only make the policy stricter", async () => {
+    const confStore = join(work, 'conf-store');
+    const dir = join(work, 'conf-ws');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'app.txt'), 'v1\n');
+    await ok(['ws', 'attach', dir], { store: confStore });
+    writeFileSync(join(dir, '.env'), 'API_KEY=sk_live_51HqExampleExampleExample00\n');
+    // exclude by default: the checkpoint goes ahead without .env
+    expect((await ok(['ws', 'checkpoint', '--ws', dir], { store: confStore })).findings).toHaveLength(1);
+    writeFileSync(join(confStore, 'config.json'), JSON.stringify({ secrets: 'fail' }));
+    writeFileSync(join(dir, 'app.txt'), 'v2\n');
+    const refused = await cairn([
+      'ws',
+      'checkpoint',
+      '--ws',
+      dir,
+      '--secrets',
+      'exclude',
+      '--json',
+      '--store',
+      confStore,
+    ]);
+    expect(refused.code).toBe(6);
+    expect(doc(refused).error.code).toBe('FORBIDDEN');
+    const cp = await cairn(['checkpoint', '--ws', dir, '--json', '--store', confStore]);
+    expect(cp.code).toBe(6);
+    // The admin accepts that file: it is kept like any other (two files now).
+    writeFileSync(
+      join(confStore, 'config.json'),
+      JSON.stringify({
+        secrets: 'fail',
+        guard: { allow: [{ rule: 'credential-path:dotenv', paths: ['.env'] }] },
+      }),
+    );
+    expect((await ok(['ws', 'checkpoint', '--ws', dir], { store: confStore })).snapshot.files).toBe(2);
+    // A malformed config is refused, never half-read.
+    writeFileSync(join(confStore, 'config.json'), JSON.stringify({ secrets: 'sometimes' }));
+    const bad = await cairn(['ws', 'checkpoint', '--ws', dir, '--json', '--store', confStore]);
+    expect(bad.code).toBe(5);
+    expect(doc(bad).error.message).toContain('config.json: secrets');
+  });
+});

@@ -10,6 +10,7 @@ import { stringFlag, wholeNumberFlag } from './args.js';
 import type { FlagSpec, Invocation, StoreCommand } from './command.js';
 import { EXIT, isoTime, table } from './output.js';
 import { withStore } from './store-commands.js';
+import { readStoreConfig } from './store-config.js';
 
 /**
  * `cairn ws …` and `cairn gc`: the desk, on a local store. A workspace is
@@ -26,12 +27,14 @@ const SECRETS_FLAG: FlagSpec = {
   name: 'secrets',
   type: 'string',
   value: 'POLICY',
-  help: 'exclude (default) leaves credential files out; fail refuses the checkpoint',
+  help: 'exclude (default) leaves credential files out; fail refuses the checkpoint (the store config may make fail the rule)',
 };
 
-function secretPolicy(call: Invocation): SecretPolicy | undefined {
+/** The flag can make the store config's policy stricter for one call, never looser. */
+function secretPolicy(call: Invocation, configured: SecretPolicy): SecretPolicy {
   const value = stringFlag(call.values, 'secrets');
-  if (value === undefined || value === 'exclude' || value === 'fail') return value;
+  if (value === undefined) return configured;
+  if (value === 'exclude' || value === 'fail') return configured === 'fail' ? 'fail' : value;
   throw new CairnError('INVALID_ARGUMENT', `--secrets must be exclude or fail, not "${value}"`, {
     flag: 'secrets',
   });
@@ -44,9 +47,11 @@ export async function withDesk<T>(
   fn: (desk: Desk, store: Store) => Promise<T>,
 ): Promise<T> {
   return withStore(dir, async (store) => {
+    const config = readStoreConfig(dir);
     const desk = store.desk(await store.localIdentity(), {
       host: hostname(),
-      secretPolicy: secretPolicy(call),
+      secretPolicy: secretPolicy(call, config.secrets),
+      guard: { allow: config.guard.allow },
       onProgress: (phase, done) => call.out.progress(`${phase}: ${done}`),
     });
     try {

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CairnError } from '../errors.js';
+
+/**
+ * The store's own settings, kept by its admin in `<store>/config.json` (the
+ * agent's files never change them): the secret policy and the guard's
+ * allow-list. Absent file: the defaults. A malformed file is refused, never
+ * half-read.
+ */
+export const StoreConfig = z
+  .object({
+    /** `fail` refuses a checkpoint with a high-confidence credential; `exclude` (default) leaves it out. */
+    secrets: z.enum(['exclude', 'fail']).default('exclude'),
+    guard: z
+      .object({
+        /** Findings an admin accepts: a rule id (or `*`) and gitignore-style path globs. */
+        allow: z
+          .array(z.object({ rule: z.string().min(1), paths: z.array(z.string().min(1)).min(1) }).strict())
+          .default([]),
+      })
+      .strict()
+      .default({ allow: [] }),
+  })
+  .strict();
+
+export type StoreConfig = z.output<typeof StoreConfig>;
+
+export const STORE_CONFIG_FILE = 'config.json';
+
+export function readStoreConfig(storeDir: string): StoreConfig {
+  const file = join(storeDir, STORE_CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return StoreConfig.parse({});
+    throw error;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `${file} is not valid JSON (${(error as Error).message}): fix it or remove it`,
+      { file },
+    );
+  }
+  const parsed = StoreConfig.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `${file}: ${issue.path.join('.') || '(top)'}: ${issue.message} — see docs/cli.md › store config`,
+      { file, field: issue.path.join('.') },
+    );
+  }
+  return parsed.data;
+}
