@@ -22,7 +22,15 @@
  */
 import ignore from 'ignore';
 import { CairnError } from '../errors.js';
-import { describeObject, inflateLoose, isLooseObject, isPack, looseObjectId, walkPack } from './guard/git.js';
+import {
+  describeObject,
+  inflateLoose,
+  isLooseObject,
+  isPack,
+  looseObjectId,
+  reachablePaths,
+  walkPack,
+} from './guard/git.js';
 import { contentPathKind, contentPathLines, credentialPathRule } from './guard/paths.js';
 import {
   type FindingAction,
@@ -335,17 +343,21 @@ export class Guard {
     if (!this.scanContent || !isPack(path)) return [];
     const findings: SecretFinding[] = [];
     let described = 0;
+    let paths: Map<string, string> | null = null;
     const walked = await walkPack(abs, path, async (type, oid, content) => {
       if (type === 'tree') return true;
       const scan = new StreamScan(path, { lineAt: (o) => lineIn(content, o) });
       await scan.feed(content, 0);
       const found = this.keep(scan.findings, path);
       if (found.length === 0) return true;
-      // git is asked where an object lives for the first few only: each answer is a `git log`.
+      // Every finding is judged by the path its object lives under (one rev-list for the pack); the
+      // commit is named for the first few only: each is a `git log`.
+      paths ??= reachablePaths(abs, path);
+      const inPath = paths.get(oid);
       findings.push(
         ...(described++ < 20
           ? await locate(found, content, oid, abs, path)
-          : found.map((f) => ({ ...f, object: oid }))),
+          : await locate(found, content, oid, undefined, path, inPath)),
       );
       return true;
     });
@@ -369,8 +381,9 @@ async function locate(
   object: string,
   abs: string | undefined,
   path: string,
+  knownPath?: string,
 ): Promise<SecretFinding[]> {
-  const where = abs ? describeObject(abs, path, object) : {};
+  const where = abs ? describeObject(abs, path, object) : knownPath ? { inPath: knownPath } : {};
   let judged = found;
   if (where.inPath) {
     const rescan = new StreamScan(where.inPath, { lineAt: (o) => lineIn(content, o) });

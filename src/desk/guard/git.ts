@@ -75,6 +75,28 @@ function gitDirOf(absPath: string, relPath: string): string {
   return dir;
 }
 
+/**
+ * The path of every object reachable from any ref (`git rev-list --objects
+ * --all`): one call for a whole repository, so every finding in its packs
+ * is judged by the path it lives under. Empty when git cannot tell.
+ */
+export function reachablePaths(absPath: string, relPath: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  if (!hasGit()) return paths;
+  const run = spawnSync('git', ['--git-dir', gitDirOf(absPath, relPath), 'rev-list', '--objects', '--all'], {
+    env: GIT_ENV,
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (run.status !== 0) return paths;
+  for (const line of run.stdout.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) paths.set(line.slice(0, space), line.slice(space + 1));
+  }
+  return paths;
+}
+
 /** A commit and path an object appears under, where git can tell cheaply. */
 export function describeObject(
   absPath: string,
