@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../src/desk/guard.js';
-import { rand } from './support/guard-corpus.js';
+import { rand, secretsAcrossEdges } from './support/guard-corpus.js';
 import { filesContaining } from './support/scan.js';
 import { tempDir } from './support/stores.js';
 
@@ -28,13 +28,7 @@ describe('the secret guard on its worker thread (built library)', () => {
     try {
       // Text with a secret every 300 KiB through 6 MiB (some straddle the chunker's cuts); a binary
       // with one near its end; a clean binary that must be stored whole.
-      const edges: string[] = [];
-      const parts: string[] = [];
-      for (let i = 0; i < 20; i++) {
-        const secret = withChecksum('ghp', rand(30));
-        edges.push(secret);
-        parts.push(`${'/'.repeat(300 * 1024 - 60)}\n'${secret}'\n`);
-      }
+      const { secrets: edges, text } = secretsAcrossEdges();
       // As a binary's string table holds it: NUL after it; before it a byte of 0xe9, which latin1
       // would read as the letter é (and a rule's "no letter before" would then miss it).
       const late = withChecksum('ghp', rand(30));
@@ -42,7 +36,7 @@ describe('the secret guard on its worker thread (built library)', () => {
       binary.write(`\xe9${late}\x00`, 7 * 1024 * 1024, 'latin1');
       const clean = randomBytes(6 * 1024 * 1024);
       mkdirSync(work, { recursive: true });
-      writeFileSync(join(work, 'edges.txt'), parts.join(''));
+      writeFileSync(join(work, 'edges.txt'), text);
       writeFileSync(join(work, 'late.bin'), binary);
       writeFileSync(join(work, 'clean.bin'), clean);
 

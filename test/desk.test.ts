@@ -431,19 +431,25 @@ function deskSuite(backend: Backend) {
   });
 
   describe('desk: disk full', () => {
+    /** The store on a tmpfs of `mb` MiB (unmounted after the test); a workspace holding one small file. */
+    async function onSmallDisk(mb: number) {
+      const small = join(temp.dir, 'small');
+      mkdirSync(small);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${mb}m`, 'tmpfs', small]);
+      const { Store } = await import('../src/store.js');
+      store = await Store.openDir(join(small, 'store'));
+      cleanup = () => store.close();
+      who = await store.localIdentity();
+      desk = another(who);
+      const work = join(temp.dir, 'work');
+      put(work, 'a.txt', 'small\n');
+      return { small, work };
+    }
+
     it.skipIf(backend !== 'sqlite' || process.getuid?.() !== 0)(
       'a checkpoint that runs out of disk fails with UNAVAILABLE; the previous snapshot and the live directory stay intact',
       async () => {
-        const small = join(temp.dir, 'small');
-        mkdirSync(small);
-        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', small]);
-        const { Store } = await import('../src/store.js');
-        store = await Store.openDir(join(small, 'store'));
-        cleanup = () => store.close();
-        who = await store.localIdentity();
-        desk = another(who);
-        const work = join(temp.dir, 'work');
-        put(work, 'a.txt', 'small\n');
+        const { work } = await onSmallDisk(3);
         const { workspace, checkpoint } = await desk.attach({ dir: work });
         const big = randomBytes(4 * 1024 * 1024);
         put(work, 'big.bin', big);
@@ -462,16 +468,7 @@ function deskSuite(backend: Backend) {
     it.skipIf(backend !== 'sqlite' || process.getuid?.() !== 0)(
       'a checkpoint that runs out of disk after storing some packs deletes them, so a retry that fits succeeds',
       async () => {
-        const small = join(temp.dir, 'small');
-        mkdirSync(small);
-        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=14m', 'tmpfs', small]);
-        const { Store } = await import('../src/store.js');
-        store = await Store.openDir(join(small, 'store'));
-        cleanup = () => store.close();
-        who = await store.localIdentity();
-        desk = another(who);
-        const work = join(temp.dir, 'work');
-        put(work, 'a.txt', 'small\n');
+        const { small, work } = await onSmallDisk(14);
         const { workspace } = await desk.attach({ dir: work });
         // Three 8 MiB packs' worth: the first lands, the second does not fit.
         put(work, 'big.bin', randomBytes(20 * 1024 * 1024));

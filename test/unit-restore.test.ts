@@ -8,7 +8,7 @@ import { expectCode } from '../src/testing/expect-code.js';
 import type { Identity } from '../src/types.js';
 import { Units } from '../src/unit/unit.js';
 import { describePostgres } from './support/postgres.js';
-import { postgresStore, sqliteStore, tempDir } from './support/stores.js';
+import { backendStore, tempDir } from './support/stores.js';
 import { put } from './support/trees.js';
 
 /**
@@ -28,13 +28,7 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
 
   beforeEach(async () => {
     temp = tempDir('cairn-restore-');
-    const opened = backend === 'sqlite' ? await sqliteStore() : await postgresStore();
-    store = opened.store;
-    cleanup = opened.cleanup;
-    who =
-      backend === 'sqlite'
-        ? await store.localIdentity()
-        : await store.authenticate((await store.createTenant('restore')).token.token);
+    ({ store, cleanup, who } = await backendStore(backend, 'restore'));
     desk = store.desk(who, { host: 'restore-test', stateDir: join(temp.dir, 'state') });
     fabric = store.fabric(who);
     units = new Units(fabric, desk);

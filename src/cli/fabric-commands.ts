@@ -1,6 +1,6 @@
 import type { AuditReport, Branch, CairnEvent, Session } from '../types.js';
 import { defined, jsonFlag, readPayload, stringFlag, wholeNumberFlag } from './args.js';
-import type { FabricCommand } from './command.js';
+import type { FabricCommand, FlagSpec } from './command.js';
 import { compactJson, EXIT, isoTime, type Output, table } from './output.js';
 import { withStore } from './store-commands.js';
 
@@ -267,19 +267,16 @@ const branchFork: FabricCommand = {
   },
 };
 
+/** `--to EVENT`, where a head goes. */
+function toEventFlag(help: string): FlagSpec {
+  return { name: 'to', type: 'string', value: 'EVENT', help, required: true };
+}
+
 const branchRewind: FabricCommand = {
   target: 'fabric',
   names: ['branch', 'rewind'],
   args: ['SESSION', 'BRANCH'],
-  flags: [
-    {
-      name: 'to',
-      type: 'string',
-      value: 'EVENT',
-      help: 'event on the branch’s path to move the head to',
-      required: true,
-    },
-  ],
+  flags: [toEventFlag('event on the branch’s path to move the head to')],
   summary: 'move a branch head back to an event on its path (the old head stays readable)',
   async run(fabric, { values, positionals, out }) {
     const branch = await fabric.rewind({
@@ -297,13 +294,7 @@ const branchMove: FabricCommand = {
   names: ['branch', 'move'],
   args: ['SESSION', 'BRANCH'],
   flags: [
-    {
-      name: 'to',
-      type: 'string',
-      value: 'EVENT',
-      help: 'any event of the session to move the head to',
-      required: true,
-    },
+    toEventFlag('any event of the session to move the head to'),
     {
       name: 'if-head',
       type: 'string',

@@ -34,10 +34,13 @@ async function withUnit<T>(
 ): Promise<T> {
   return withDesk(dir, call, async (desk, store) => {
     const ws = await workspaceOf(desk, call);
-    const who = await store.localIdentity();
-    const units = new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
-    return fn({ store, desk, units, ws });
+    return fn({ store, desk, units: await unitsOf(store, desk, call), ws });
   });
+}
+
+async function unitsOf(store: Store, desk: Desk, call: Invocation): Promise<Units> {
+  const who = await store.localIdentity();
+  return new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
 }
 
 /**
@@ -51,8 +54,7 @@ async function withCheckpointUnit<T>(
   fn: (ctx: { store: Store; desk: Desk; units: Units; ws: Workspace }) => Promise<T>,
 ): Promise<T> {
   return withDesk(dir, call, async (desk, store) => {
-    const who = await store.localIdentity();
-    const units = new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
+    const units = await unitsOf(store, desk, call);
     const here =
       stringFlag(call.values, 'ws') !== undefined
         ? await workspaceOf(desk, call)

@@ -37,6 +37,18 @@ function put(root: string, rel: string, content: string | Buffer): void {
   writeFileSync(abs, content);
 }
 
+/** One GitHub token every 300 KiB through 6 MiB of text: some of them straddle the chunker's cuts. */
+export function secretsAcrossEdges(count = 20): { secrets: string[]; text: string } {
+  const secrets: string[] = [];
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const secret = withChecksum('ghp', rand(30));
+    secrets.push(secret);
+    parts.push(`${'/'.repeat(300 * 1024 - 60)}\n'${secret}'\n`);
+  }
+  return { secrets, text: parts.join('') };
+}
+
 /** A slice from the middle of a secret: distinctive, and what any stored copy would contain. */
 function middle(secret: string, length = 24): string {
   const start = Math.max(0, Math.floor((secret.length - length) / 2));
@@ -402,15 +414,8 @@ export function plantCorpus(root: string, scratch: string): CorpusCase[] {
   const filler = '// nothing to see here, just a long generated file\n'.repeat(60_000);
   put(root, 'gen/big-end.ts', `${filler}export const t = '${bigSecret}';\n`);
   cases.push({ family: 'evasion', name: 'end of a 3 MB file', needles: [Buffer.from(middle(bigSecret))] });
-  // One secret every 300 KiB through 6 MiB: some of them straddle the chunker's cuts.
-  const edge: string[] = [];
-  const parts: string[] = [];
-  for (let i = 0; i < 20; i++) {
-    const s = withChecksum('ghp', rand(30));
-    edge.push(s);
-    parts.push(`${'/'.repeat(300 * 1024 - 60)}\n'${s}'\n`);
-  }
-  put(root, 'gen/edges.txt', parts.join(''));
+  const { secrets: edge, text: edgeText } = secretsAcrossEdges();
+  put(root, 'gen/edges.txt', edgeText);
   cases.push({
     family: 'evasion',
     name: 'secrets across chunk edges (20 in 6 MiB)',

@@ -89,3 +89,17 @@ export async function postgresStore(): Promise<{ store: Store; cleanup: () => Pr
     },
   };
 }
+
+/**
+ * A store on one engine and an identity in it: the local principal on
+ * SQLite, the admin of a fresh tenant on PostgreSQL (whose stores have no
+ * local principal).
+ */
+export async function backendStore(backend: 'sqlite' | 'postgres', tenant: string) {
+  const opened = backend === 'sqlite' ? await sqliteStore() : await postgresStore();
+  const who =
+    backend === 'sqlite'
+      ? await opened.store.localIdentity()
+      : await opened.store.authenticate((await opened.store.createTenant(tenant)).token.token);
+  return { ...opened, who };
+}
