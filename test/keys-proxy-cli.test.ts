@@ -42,8 +42,9 @@ afterAll(() => temp.remove());
 function startProxyProcess(
   store: string,
   keyFile: string,
+  extra: string[] = [],
 ): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const child = spawn(process.execPath, [bin, 'proxy', '--port', '0', '--json', '--store', store], {
+  const child = spawn(process.execPath, [bin, 'proxy', '--port', '0', '--json', '--store', store, ...extra], {
     env: { PATH: process.env.PATH, CAIRN_MASTER_KEY_FILE: keyFile },
   });
   return new Promise((resolve, reject) => {
@@ -267,4 +268,52 @@ describe('cairn proxy enforces the mode on what is actually sent', () => {
       await live.close();
     }
   }, 60_000);
+  it('--max-spool-bytes caps the request bodies the proxy holds at once: past it 503, rule spool_full', async () => {
+    const live = await recordingUpstream('live');
+    const s = await setUp('spool');
+    await s.keys.addCredential({
+      name: 'billing',
+      kind: 'bearer',
+      upstream: live.url,
+      value: Buffer.from(SECRET),
+    });
+    for (const b of ['one', 'two']) {
+      await s.fabric.fork({ session: s.session, from: 'main', name: b });
+      await s.keys.grant({
+        session: s.session,
+        branch: b,
+        credential: 'billing',
+        mode: 'live',
+        approval: 'each-write',
+      });
+    }
+    const one = (await s.keys.issueHandle({ session: s.session, branch: 'one' })).handle;
+    const two = (await s.keys.issueHandle({ session: s.session, branch: 'two' })).handle;
+    const { child, url } = await startProxyProcess(s.storeDir, s.keyFile, ['--max-spool-bytes', '300000']);
+    try {
+      const post = (handle: string) =>
+        rawRequest(url, {
+          method: 'POST',
+          path: '/billing/upload',
+          headers: { 'x-cairn-handle': handle },
+          body: Buffer.alloc(200_000, 'b'),
+        });
+      const held = post(one);
+      for (let i = 0; i < 300 && (await s.keys.listApprovals()).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      const over = await post(two);
+      expect(over.status).toBe(503);
+      expect(JSON.parse(over.body.toString()).error).toMatchObject({
+        code: 'UNAVAILABLE',
+        data: { rule: 'spool_full', limit: 300000 },
+      });
+      for (const a of await s.keys.listApprovals()) await s.keys.decide(a.id, 'deny');
+      expect((await held).status).toBe(403);
+      expect(live.seen).toHaveLength(0);
+    } finally {
+      await stop(child);
+      await s.store.close();
+      await live.close();
+    }
+  });
 });

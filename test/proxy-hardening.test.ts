@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import {
   ECHO_FORMS,
   echoingUpstream,
   rawRequest,
+  rawSocket,
   recordingUpstream,
 } from './support/upstream.js';
 
@@ -89,10 +90,78 @@ describe('secret echo scanner (pure)', () => {
       for (let cut = 1000; cut < 1000 + echo.length; cut += 3) {
         const guard = new EchoGuard(forms);
         const first = guard.write(stream.subarray(0, cut));
-        expect(Buffer.isBuffer(first)).toBe(true);
-        // Nothing of the echo was passed on before it was complete.
-        expect((first as Buffer).length).toBeLessThanOrEqual(1000);
+        // A long enough run of the secret ends the stream already; else nothing of the echo was passed on.
+        if (!Buffer.isBuffer(first)) continue;
+        expect(first.length).toBeLessThanOrEqual(1000);
         expect(Buffer.isBuffer(guard.write(stream.subarray(cut)))).toBe(false);
+      }
+    }
+  });
+});
+
+describe('secret echo scanner: line-broken base64, JSON escapes, long runs (pure)', () => {
+  const AWS = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+  const forms = new SecretForms([SECRET, AWS]);
+  const added = Object.keys(ECHO_FORMS).filter((f) => /^(mime|json|partial)/.test(f));
+
+  it('finds every added form of either secret, also inside a JSON string that escapes the line breaks', () => {
+    expect(added.length).toBeGreaterThanOrEqual(12);
+    for (const secret of [SECRET, AWS])
+      for (const form of added) {
+        const echo = ECHO_FORMS[form]!(secret);
+        expect(forms.find(`{"data":"${echo}"}`), `${form} of ${secret}`).toBeDefined();
+        // JSON.stringify writes CRLF as `\r\n`; a form that is itself escapes is not escaped again.
+        if (!echo.includes('\\'))
+          expect(forms.find(JSON.stringify({ data: echo })), `JSON of ${form}`).toBeDefined();
+      }
+    // An AWS-style secret with `/`, as PHP's json_encode writes it.
+    expect(forms.find(`{"secret":"${AWS.replace(/\//g, '\\/')}"}`)).toEqual({ form: 'plain' });
+    // MIME with the secret at each alignment and across a break of each kind, lower- or upper-case \u escapes.
+    for (let offset = 0; offset < 3; offset++)
+      for (const [width, eol] of [
+        [76, '\r\n'],
+        [64, '\n'],
+        [76, '\n'],
+        [64, '\r\n'],
+      ] as const) {
+        const b64 = Buffer.from(`${'z'.repeat(50 + offset)}${SECRET}zz`).toString('base64');
+        const lines = b64.match(new RegExp(`.{1,${width}}`, 'g'))!.join(eol);
+        expect(forms.find(lines), `offset ${offset} width ${width}`).toEqual({ form: 'base64' });
+      }
+    expect(
+      forms.find(
+        `"${[...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')}"`,
+      ),
+    ).toEqual({ form: 'plain' });
+  });
+
+  it('a long run counts from max(16, ¾ of the secret) characters, in any case; shorter runs and common prefixes do not', () => {
+    const need = Math.max(16, Math.ceil((3 * SECRET.length) / 4));
+    expect(forms.find(`masked: ${SECRET.slice(0, need)}…`)).toEqual({ form: 'partial' });
+    expect(forms.find(`masked: ${SECRET.slice(3, 3 + need).toUpperCase()}…`)).toEqual({ form: 'partial' });
+    expect(forms.find(`masked: ${SECRET.slice(0, need - 1)}…`)).toBeUndefined();
+    expect(forms.find(`masked: ${SECRET.slice(SECRET.length - need + 1)}`)).toBeUndefined();
+    expect(forms.find(`${SECRET.slice(0, 12)} ${SECRET.slice(12, 20)}`)).toBeUndefined();
+    expect(forms.find(`key sk_live_ sk_live_${'Q'.repeat(24)} ${SECRET.slice(0, 8)}`)).toBeUndefined();
+    // A short secret is found whole only.
+    const short = new SecretForms(['pw_Zr8Lk2Qm9Xv4']);
+    expect(short.find('the pw_Zr8Lk2Qm9Xv4 here')).toEqual({ form: 'plain' });
+    expect(short.find('the pw_Zr8Lk2Qm9Xv here')).toBeUndefined();
+    expect(new SecretForms(['sk_live_']).find('sk_live_ is a prefix')).toEqual({ form: 'plain' });
+    expect(forms.find('sk_live_ is a prefix')).toBeUndefined();
+  });
+
+  it('streams the new forms with bounded memory, never passing on part of one split at any point', () => {
+    for (const form of ['mime76_crlf_1', 'mime64_lf_2', 'json_u_all', 'json_u_some', 'partial_masked']) {
+      const echo = ECHO_FORMS[form]!(SECRET);
+      const stream = Buffer.from(`${'.'.repeat(2000)}${echo}${'.'.repeat(2000)}`);
+      expect(forms.window).toBeLessThan(1024);
+      for (let cut = 2000; cut < 2000 + echo.length; cut++) {
+        const guard = new EchoGuard(forms);
+        const first = guard.write(stream.subarray(0, cut));
+        if (!Buffer.isBuffer(first)) continue;
+        expect(first.length, `${form} cut ${cut}`).toBeLessThanOrEqual(2000);
+        expect(Buffer.isBuffer(guard.write(stream.subarray(cut))), `${form} cut ${cut}`).toBe(false);
       }
     }
   });
@@ -429,7 +498,7 @@ function hardeningSuite(backend: Backend) {
     const handle = await branch('e');
     await keys.grant({ session, branch: 'e', credential: 'echo', mode: 'read' });
     const results: { where: string; form: string; status: number; error?: string; text: string }[] = [];
-    for (const where of ['header', 'body', 'late', 'split', 'gzip'])
+    for (const where of ['header', 'body', 'late', 'split', 'gzip', 'deflate', 'br'])
       for (const form of Object.keys(ECHO_FORMS)) {
         const got = await rawRequest(proxy.url, {
           method: 'GET',
@@ -453,7 +522,7 @@ function hardeningSuite(backend: Backend) {
     // Headers: the echoing header is dropped, the answer itself goes through.
     expect(results.filter((r) => r.where === 'header').every((r) => r.status === 200)).toBe(true);
     // Small bodies: a typed JSON error the agent can read.
-    for (const r of results.filter((x) => x.where === 'body' || x.where === 'gzip')) {
+    for (const r of results.filter((x) => ['body', 'gzip', 'deflate', 'br'].includes(x.where))) {
       expect(r.status, `${r.where}/${r.form}`).toBe(502);
       expect(r.text).toMatch(/"rule":"secret_echo"/);
     }
@@ -469,7 +538,7 @@ function hardeningSuite(backend: Backend) {
       value: Buffer.from(`svc:${password}`),
     });
     await keys.grant({ session, branch: 'e', credential: 'basic', mode: 'read' });
-    for (const form of ['plain', 'base64_1', 'hex_upper', 'percent_all']) {
+    for (const form of ['plain', 'base64_1', 'hex_upper', 'percent_all', 'mime76_crlf_2', 'json_u_some']) {
       const got = await rawRequest(proxy.url, {
         method: 'GET',
         path: `/basic/body/${form}`,
@@ -478,6 +547,22 @@ function hardeningSuite(backend: Backend) {
       expect(got.status, form).toBe(502);
       expect(got.body.toString('latin1')).not.toContain(ECHO_FORMS[form]!(password));
     }
+    // A secret with `/` (an AWS secret key): `\/`-escaped, in base64 with `\/`, cut short, line-broken.
+    const aws = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    await keys.addCredential({ name: 'aws', kind: 'bearer', upstream: echo.url, value: Buffer.from(aws) });
+    await keys.grant({ session, branch: 'e', credential: 'aws', mode: 'read' });
+    for (const where of ['body', 'late', 'br'])
+      for (const form of ['json_slash', 'json_base64_slash', 'partial_masked', 'mime64_lf_1']) {
+        const got = await rawRequest(proxy.url, {
+          method: 'GET',
+          path: `/aws/${where}/${form}`,
+          headers: { 'x-cairn-handle': handle },
+        });
+        if (where === 'late') expect(got.error, `${where}/${form}`).toBeDefined();
+        else expect(rule(got.body), `${where}/${form}`).toBe('secret_echo');
+        expect(got.body.toString('latin1')).not.toContain(ECHO_FORMS[form]!(aws));
+        expect(got.body.toString('latin1')).not.toContain(aws.slice(0, 30));
+      }
     const leaks = (await audit('keys.leak')).filter((l) => l.credential === 'echo');
     expect(leaks.length).toBe(results.length);
     expect(leaks.filter((l) => l.where === 'header')).toHaveLength(Object.keys(ECHO_FORMS).length);
@@ -555,6 +640,253 @@ function hardeningSuite(backend: Backend) {
     expect(denials.at(-1)).toMatchObject({ rule: 'handle', count: N - 10, address: '127.0.0.1' });
     expect(denials.every((d) => String(d.path).length < 200)).toBe(true);
     expect(refused).toBe(N);
+  });
+  /** Opens `n` requests that declare `bytes` of body and send only `sent` of it, and waits for their answers. */
+  async function stalledBodies(
+    url: string,
+    handle: string,
+    n: number,
+    bytes: number,
+    sent: number,
+    method = 'POST',
+    path = '/billing/upload',
+  ): Promise<{ status: number; text: string; closed: Promise<number> }[]> {
+    return Promise.all(
+      Array.from({ length: n }, async () => {
+        const socket = await rawSocket(url);
+        socket.write(
+          `${method} ${path} HTTP/1.1\r\nhost: x\r\nx-cairn-handle: ${handle}\r\ncontent-length: ${bytes}\r\n\r\n`,
+        );
+        socket.write(Buffer.alloc(sent, 'z'));
+        const text = await socket
+          .waitFor('\r\n\r\n{', 5000)
+          .then(async () => (await socket.waitFor('}}', 2000)) ?? '');
+        const status = Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0);
+        return {
+          status,
+          text,
+          closed: socket.closed.then(
+            (ms) => ms,
+            () => -1,
+          ),
+        };
+      }),
+    );
+  }
+  const ruleOf = (text: string) => /"rule":"([a-z_]+)"/.exec(text)?.[1];
+  /** Spool files this process holds open (unlinked, so only /proc shows them). */
+  const spoolDescriptors = () =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).includes('cairn-proxy-body-');
+      } catch {
+        return false;
+      }
+    }).length;
+
+  it('a body under a grant that can never write is refused before it is read: nothing spooled, no descriptor held', async () => {
+    const reader = await branch('flood-r');
+    await keys.grant({ session, branch: 'flood-r', credential: 'billing', mode: 'read' });
+    const spool = tempDir('cairn-spool-');
+    await proxy.close();
+    proxy = await startProxy({ keysFor: () => keys, auditRefusalsIn: keys, spoolDir: spool.dir });
+    try {
+      // 64 requests each declaring (almost) 8 MiB and sending 64 KiB + 1 of it: answered at once.
+      const gets = await stalledBodies(proxy.url, reader, 32, 8 * 1024 * 1024 - 1, 64 * 1024 + 1, 'GET');
+      const posts = await stalledBodies(proxy.url, reader, 32, 8 * 1024 * 1024 - 1, 64 * 1024 + 1, 'POST');
+      const answers = [...gets, ...posts];
+      expect(answers.map((a) => a.status)).toEqual(Array(64).fill(403));
+      expect(gets.map((a) => ruleOf(a.text))).toEqual(Array(32).fill('body_is_write'));
+      expect(posts.map((a) => ruleOf(a.text))).toEqual(Array(32).fill('read_only'));
+      // Each connection is closed with its answer, its body never read.
+      for (const a of answers) expect(await a.closed).toBeGreaterThanOrEqual(0);
+      expect(spoolDescriptors()).toBe(0);
+      expect(readdirSync(spool.dir)).toEqual([]);
+      expect(live.seen).toHaveLength(0);
+      const denials = (await audit('keys.deny')).filter((d) => d.rule === 'body_is_write');
+      expect(denials.length).toBeGreaterThan(0);
+      expect(denials[0]).toMatchObject({
+        branch: 'flood-r',
+        bodyUnread: true,
+        bodyBytes: 8 * 1024 * 1024 - 1,
+      });
+    } finally {
+      spool.remove();
+    }
+  });
+
+  it('caps the request bodies held at once, per proxy and per handle: refused with 503 and a rule, audited', async () => {
+    const writer = await branch('spool-w');
+    await keys.grant({
+      session,
+      branch: 'spool-w',
+      credential: 'billing',
+      mode: 'live',
+      approval: 'each-write',
+    });
+    await proxy.close();
+    proxy = await startProxy({
+      keysFor: () => keys,
+      auditRefusalsIn: keys,
+      approvalTimeoutMs: 3_000,
+      pollMs: 10,
+      maxSpoolBytes: 1024 * 1024,
+    });
+    const held = (bytes: number) =>
+      rawRequest(proxy.url, {
+        method: 'POST',
+        path: '/billing/upload',
+        headers: { 'x-cairn-handle': writer },
+        body: Buffer.alloc(bytes, 'h'),
+      });
+    const waitPending = async (n: number) => {
+      for (let i = 0; i < 300 && (await keys.listApprovals()).length < n; i++)
+        await new Promise((r) => setTimeout(r, 10));
+    };
+    // Per handle: 4 held writes; a fifth is refused at once.
+    const four = [held(10), held(10), held(10), held(10)];
+    await waitPending(4);
+    const fifth = await held(10);
+    expect(fifth.status).toBe(503);
+    expect(JSON.parse(fifth.body.toString()).error).toMatchObject({
+      code: 'UNAVAILABLE',
+      data: { rule: 'spool_per_handle', limit: 4 },
+    });
+    expect(fifth.headers['retry-after']).toBe('1');
+    for (const a of await keys.listApprovals()) await keys.decide(a.id, 'deny');
+    expect((await Promise.all(four)).map((r) => r.status)).toEqual([403, 403, 403, 403]);
+    // Per proxy: 1 MiB held at once, whoever holds it.
+    const other = await branch('spool-o');
+    await keys.grant({
+      session,
+      branch: 'spool-o',
+      credential: 'billing',
+      mode: 'live',
+      approval: 'each-write',
+    });
+    const big = held(700 * 1024);
+    await waitPending(1);
+    const over = await rawRequest(proxy.url, {
+      method: 'POST',
+      path: '/billing/upload',
+      headers: { 'x-cairn-handle': other },
+      body: Buffer.alloc(400 * 1024, 'o'),
+    }).catch(() => ({ status: -1, body: Buffer.from('{}'), headers: {} }));
+    expect(over.status).toBe(503);
+    expect(ruleOf(over.body.toString())).toBe('spool_full');
+    for (const a of await keys.listApprovals()) await keys.decide(a.id, 'deny');
+    expect((await big).status).toBe(403);
+    // Released: the same body goes through to its approval now.
+    const again = rawRequest(proxy.url, {
+      method: 'POST',
+      path: '/billing/upload',
+      headers: { 'x-cairn-handle': other },
+      body: Buffer.alloc(400 * 1024, 'o'),
+    });
+    await waitPending(1);
+    for (const a of await keys.listApprovals()) await keys.decide(a.id, 'deny');
+    expect((await again).status).toBe(403);
+    const denials = await audit('keys.deny');
+    expect(denials.filter((d) => d.rule === 'spool_per_handle')).toMatchObject([{ branch: 'spool-w' }]);
+    expect(denials.filter((d) => d.rule === 'spool_full')).toMatchObject([{ branch: 'spool-o' }]);
+    expect(live.seen).toHaveLength(0);
+  });
+
+  it('refusals of one valid handle are audited in bounded form: the first of a window each, the rest one summary', async () => {
+    const reader = await branch('deny-r');
+    await keys.grant({ session, branch: 'deny-r', credential: 'billing', mode: 'read' });
+    const N = 2000;
+    const before = (await audit('keys.deny')).length;
+    const sizeBefore = backend === 'sqlite' ? folderBytes(storeDir) : 0;
+    let refused = 0;
+    for (let i = 0; i < N; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, (_, k) =>
+          rawRequest(proxy.url, {
+            method: 'DELETE',
+            path: `/billing/invoices/${i + k}`,
+            headers: { 'x-cairn-handle': reader },
+          }),
+        ),
+      );
+      refused += batch.filter((b) => b.status === 403).length;
+    }
+    expect(refused).toBe(N);
+    await proxy.close();
+    proxy = await startProxy({ keysFor: () => keys });
+    const denials = (await audit('keys.deny')).slice(before);
+    console.log(`proxy: ${N} denied DELETEs of one handle made ${denials.length} audit entries (${backend})`);
+    if (backend === 'sqlite') expect(folderBytes(storeDir) - sizeBefore).toBeLessThan(256 * 1024);
+    // The first 20 are ordinary keys.deny entries; one summary stands for the rest.
+    expect(denials).toHaveLength(21);
+    expect(
+      denials.slice(0, 20).every((d) => d.branch === 'deny-r' && d.method === 'DELETE' && !('count' in d)),
+    ).toBe(true);
+    const rule = denials[0]!.rule as string;
+    expect(denials.at(-1)).toMatchObject({
+      branch: 'deny-r',
+      count: N - 20,
+      rule,
+      rules: { [rule]: N - 20 },
+    });
+    expect(live.seen).toHaveLength(0);
+  });
+
+  it('Expect: 100-continue: the handle and every refusal that needs no body come first; 100 Continue only then', async () => {
+    const reader = await branch('c-r');
+    await keys.grant({ session, branch: 'c-r', credential: 'billing', mode: 'read' });
+    const writer = await branch('c-w');
+    await keys.grant({ session, branch: 'c-w', credential: 'billing', mode: 'live' });
+    const ask = async (handle: string) => {
+      const socket = await rawSocket(proxy.url);
+      socket.write(
+        `POST /billing/upload HTTP/1.1\r\nhost: x\r\nexpect: 100-continue\r\ncontent-length: 11\r\n${handle ? `x-cairn-handle: ${handle}\r\n` : ''}\r\n`,
+      );
+      return socket;
+    };
+    for (const [handle, wanted] of [
+      ['', 'handle'],
+      [`cbh.${who.tenant}.hd_00000000000000000000000000.${'a'.repeat(52)}`, 'handle'],
+      [reader, 'read_only'],
+    ] as const) {
+      const socket = await ask(handle);
+      const text = await socket.waitFor('"rule"');
+      expect(text, wanted).not.toContain('100 Continue');
+      expect(text).toMatch(/^HTTP\/1\.1 403/);
+      expect(ruleOf(text)).toBe(wanted);
+      socket.destroy();
+    }
+    const socket = await ask(writer);
+    expect(await socket.waitFor('100 Continue')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/);
+    socket.write('hello world');
+    expect(await socket.waitFor('"upstream"')).toContain('HTTP/1.1 200');
+    socket.destroy();
+    expect(live.seen.map((x) => x.body)).toEqual(['hello world']);
+  });
+
+  it('closes a connection that stalls in its headers or its body', async () => {
+    const writer = await branch('t-w');
+    await keys.grant({ session, branch: 't-w', credential: 'billing', mode: 'live' });
+    await proxy.close();
+    proxy = await startProxy({ keysFor: () => keys, headersTimeoutMs: 300, requestTimeoutMs: 800 });
+    const headers = await rawSocket(proxy.url);
+    headers.write('GET /billing/invoices HTTP/1.1\r\nhost: x\r\n');
+    const body = await rawSocket(proxy.url);
+    body.write(
+      `POST /billing/upload HTTP/1.1\r\nhost: x\r\nx-cairn-handle: ${writer}\r\ncontent-length: 100\r\n\r\n0123456789`,
+    );
+    const [headersClosed, bodyClosed] = await Promise.all([
+      Promise.race([headers.closed, new Promise<number>((r) => setTimeout(() => r(-1), 5000))]),
+      Promise.race([body.closed, new Promise<number>((r) => setTimeout(() => r(-1), 5000))]),
+    ]);
+    headers.destroy();
+    body.destroy();
+    expect(headersClosed).toBeGreaterThan(0);
+    expect(headersClosed).toBeLessThan(3000);
+    expect(bodyClosed).toBeGreaterThan(0);
+    expect(bodyClosed).toBeLessThan(4000);
+    expect(headers.received()).toMatch(/^(HTTP\/1\.1 408|$)/);
+    expect(live.seen).toHaveLength(0);
   });
 }
 

@@ -392,6 +392,12 @@ const proxy: StoreCommand = {
       value: 'MS',
       help: 'how long a write waits for a person (default 5 min)',
     },
+    {
+      name: 'max-spool-bytes',
+      type: 'string',
+      value: 'N',
+      help: 'request bodies held at once, all branches together (default 256 MiB); past it a body is refused (503, rule spool_full)',
+    },
     MASTER_KEY_FLAG,
   ],
   summary:
@@ -416,6 +422,7 @@ const proxy: StoreCommand = {
         host,
         port,
         approvalTimeoutMs: wholeNumberFlag(call.values, 'approval-timeout-ms'),
+        maxSpoolBytes: wholeNumberFlag(call.values, 'max-spool-bytes'),
         log: (line) => call.out.problem(line),
       }).catch((error: unknown) => {
         throw listenError(error, host, port);

@@ -144,6 +144,8 @@ export type ProxyDecision =
       attribution: Record<string, string>;
     }
   | { outcome: 'hold'; approval: Approval; grant: string }
+  /** Only with `bodyUnread`: the decision depends on the body, which the caller must read first. */
+  | { outcome: 'read_body' }
   | {
       outcome: 'deny';
       status: 403 | 404;
@@ -1036,6 +1038,18 @@ export class Keys {
        * refusals in bounded form (the proxy's RefusalLimiter). Default true.
        */
       auditHandleRefusals?: boolean;
+      /**
+       * The request carries a body not read yet: a refusal is decided and
+       * audited as usual, but where a grant would forward or hold it the
+       * answer is `read_body` and nothing is written.
+       */
+      bodyUnread?: boolean;
+      /**
+       * Asked before a refusal of a valid handle is audited: false means the
+       * caller counted it into a bounded summary instead (the proxy's
+       * per-handle RefusalLimiter). Default: every refusal is audited.
+       */
+      auditDenial?: (rule: ProxyRefusalRule, message: string) => boolean;
     } = {},
   ): Promise<ProxyDecision> {
     const method = request.method.toUpperCase();
@@ -1060,6 +1074,7 @@ export class Keys {
           rule,
         } as const;
         if (rule === 'handle' && options.auditHandleRefusals === false) return refusal;
+        if (rule !== 'handle' && options.auditDenial && !options.auditDenial(rule, message)) return refusal;
         await this.audit(
           tx,
           'keys.deny',
@@ -1072,7 +1087,7 @@ export class Keys {
             credential: request.credential,
             method,
             path: truncatePath(request.pathAndQuery.split('?')[0] ?? ''),
-            bodyDigest,
+            ...(options.bodyUnread ? { bodyUnread: true } : { bodyDigest }),
             bodyBytes: body.bytes,
             reason: message,
             rule,
@@ -1128,6 +1143,7 @@ export class Keys {
           }
           continue;
         }
+        if (options.bodyUnread) return { outcome: 'read_body' };
         const who = this.attribution(grant, handle.principal);
         const described = {
           ...who,
@@ -1189,19 +1205,47 @@ export class Keys {
 
   /**
    * What the proxy checks before it reads a body, in one read: the handle is
-   * valid (else the reason, for a bounded audit by the caller) and the
-   * credential's proxy options (its body limit). Writes nothing; the
-   * decision itself is still `authorizeRequest`.
+   * valid (else the reason, for a bounded audit by the caller), the
+   * credential's proxy options (its body limit), and whether the body can
+   * change the answer at all — false when the request is refused whatever
+   * it carries (unknown credential, a path no grant allows, a grant that can
+   * never write: `read`). Writes nothing; the refusal itself is decided and
+   * audited by `authorizeRequest` with `bodyUnread`.
    */
   async proxyPreflight(
     handle: string,
     credential: string,
-  ): Promise<{ handle: 'ok'; options: ProxyOptionsOfCredential | null } | { handle: string }> {
+    request?: { method: string; pathAndQuery: string },
+  ): Promise<
+    { handle: 'ok'; options: ProxyOptionsOfCredential | null; bodyMatters: boolean } | { handle: string }
+  > {
     return this.engine.read(this.tenant, async (tx) => {
-      const resolved = await this.resolveHandle(tx, handle, this.now());
+      const at = this.now();
+      const resolved = await this.resolveHandle(tx, handle, at);
       if (typeof resolved === 'string') return { handle: resolved };
       const cred = await this.credentialRow(tx, credential);
-      return { handle: 'ok' as const, options: cred ? proxyOptionsOf(cred) : null };
+      if (!cred) return { handle: 'ok' as const, options: null, bodyMatters: false };
+      const options = proxyOptionsOf(cred);
+      if (!request) return { handle: 'ok' as const, options, bodyMatters: true };
+      let bodyMatters = false;
+      if (cred.kind !== 'env')
+        for (const grant of await this.branchGrants(tx, resolved.session, resolved.branch, cred.name)) {
+          const upstream = new URL(grant.mode === 'sandbox' ? cred.sandbox_upstream : cred.upstream);
+          const routed = this.targetUrl(upstream, request.pathAndQuery);
+          if ('reason' in routed) break;
+          const shape: RequestShape = {
+            method: request.method.toUpperCase(),
+            host: routed.url.host,
+            path: routed.path,
+            decodedPath: routed.decodedPath,
+            hasBody: true,
+          };
+          if (decide(await this.chain(tx, grant), shape, at).allowed) {
+            bodyMatters = true;
+            break;
+          }
+        }
+      return { handle: 'ok' as const, options, bodyMatters };
     });
   }
 

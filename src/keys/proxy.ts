@@ -11,6 +11,7 @@ import {
   type ProxyDecision,
   type ProxyRequest,
 } from './keys.js';
+import { DEFAULT_BODIES_PER_HANDLE, DEFAULT_SPOOL_BYTES, SpoolBudget } from './proxy/budget.js';
 import { SecretForms } from './proxy/echo-scanner.js';
 import { RefusalLimiter } from './proxy/flood.js';
 import { neverForwarded, upstreamRequestHeaders } from './proxy/headers.js';
@@ -40,7 +41,10 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_REFUSAL_WINDOW_MS = 60_000;
 export const DEFAULT_REFUSAL_BURST = 10;
 
+export const DEFAULT_HANDLE_REFUSAL_BURST = 20;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export interface ProxyOptions {
   /** The keys of a tenant, acting as the proxy's principal there; undefined for a tenant it does not serve. */
@@ -68,6 +72,16 @@ export interface ProxyOptions {
   refusalWindowMs?: number;
   /** …and how many of them per window are audited one by one before they are only counted (default 10). */
   refusalBurst?: number;
+  /** Refusals of one valid branch handle per window audited one by one before they are only counted (default 20). */
+  handleRefusalBurst?: number;
+  /** Request bodies held at once (in memory and spooled), all requests together (default 256 MiB)… */
+  maxSpoolBytes?: number;
+  /** …and bodies in flight per branch handle (default 4, held writes included). */
+  maxBodiesPerHandle?: number;
+  /** How long a client may take to send its request headers (default 10 s)… */
+  headersTimeoutMs?: number;
+  /** …and its whole request, body included (default 60 s); a stalled connection is closed. */
+  requestTimeoutMs?: number;
   /** How much of an answer is held and scanned before its status line is sent (default 64 KiB). */
   holdBytes?: number;
   /**
@@ -106,6 +120,11 @@ function answer(
     ...(close ? { connection: 'close' } : {}),
   });
   res.end(body);
+}
+
+/** The client waits for `100 Continue` before it sends the body. */
+function expectsContinue(req: IncomingMessage): boolean {
+  return String(req.headers.expect ?? '').toLowerCase() === '100-continue';
 }
 
 /** Content-Length > 0 or any Transfer-Encoding: the request carries a body. */
@@ -149,6 +168,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     burst: options.refusalBurst ?? DEFAULT_REFUSAL_BURST,
     maxAddresses: 1024,
     onError: (error) => log(`proxy: a refusal could not be audited (${(error as Error).message})`),
+  });
+  const handleLimiter = new RefusalLimiter({
+    windowMs: options.refusalWindowMs ?? DEFAULT_REFUSAL_WINDOW_MS,
+    burst: options.handleRefusalBurst ?? DEFAULT_HANDLE_REFUSAL_BURST,
+    maxAddresses: 1024,
+    onError: (error) => log(`proxy: a refusal summary could not be audited (${(error as Error).message})`),
+  });
+  const budget = new SpoolBudget({
+    maxBytes: options.maxSpoolBytes ?? DEFAULT_SPOOL_BYTES,
+    perHandle: options.maxBodiesPerHandle ?? DEFAULT_BODIES_PER_HANDLE,
   });
   /** Secret forms per injected value set: built once per credential version, not per request. */
   const formsCache = new Map<string, SecretForms>();
@@ -244,39 +273,112 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       hasBody,
       droppedHeaders: refusedHeaderNames(req),
     };
+    const address = req.socket.remoteAddress ?? '';
+    /** Refusals of this valid handle: the first of a window audited one by one, the rest counted. */
+    let admitted: boolean | undefined;
+    const auditDenial = (rule: string, reason: string): boolean => {
+      admitted ??= handleLimiter.admit(
+        `h ${handle}`,
+        (r) =>
+          keys.recordProxyEvent(
+            'keys.deny',
+            { handle, credential: r.credential, method: r.method, pathAndQuery: r.path },
+            {
+              reason: r.reason,
+              rule: r.rule,
+              count: r.count,
+              rules: r.rules,
+              windowStart: r.windowStart,
+              windowEnd: r.windowEnd,
+              lastPath: r.lastPath,
+            },
+          ),
+        'refusals of this branch handle',
+        { address, method: method.slice(0, 16), credential: credential.slice(0, 64), path, reason, rule },
+      );
+      return admitted;
+    };
+    /** A refusal decided here (not by the grants): audited in bounded form, answered, the body unread. */
+    const refuse = async (
+      status: number,
+      code: string,
+      message: string,
+      data: { rule: string; limit?: number },
+    ) => {
+      log(`proxy: ${status} ${method} ${credential.slice(0, 64)} ${path.slice(0, 128)} (${data.rule})`);
+      if (auditDenial(data.rule, message))
+        await keys.recordProxyEvent('keys.deny', base, { reason: message, ...data });
+      answer(res, status, code, message, data, true);
+    };
     let body = SpooledBody.empty();
+    let release = () => {};
     if (hasBody) {
       // The handle first: a body is read only for a branch that may send one.
-      const preflight = await keys.proxyPreflight(handle, credential);
+      const preflight = await keys.proxyPreflight(handle, credential, { method, pathAndQuery });
       if (preflight.handle !== 'ok') {
         await refuseHandle(preflight.handle);
         return;
       }
-      const limit = ('options' in preflight ? preflight.options?.maxBodyBytes : null) ?? defaultLimit;
       const declared = Number(req.headers['content-length'] ?? 0);
-      const read = declared > limit ? null : await SpooledBody.read(req, { limit, dir: options.spoolDir });
-      if (!read || !read.ok) {
-        await keys.recordProxyEvent('keys.deny', base, {
-          reason: `the request body is over ${limit} bytes`,
-          rule: 'body_too_large',
-          limit,
-        });
-        answer(
-          res,
+      if ('bodyMatters' in preflight && !preflight.bodyMatters) {
+        // Refused whatever the body holds (a read grant, a path no grant allows): decided now, unread.
+        const unread = { bytes: Number.isFinite(declared) ? declared : 0, digest: '', head: Buffer.alloc(0) };
+        const decision = await keys.authorizeRequest(
+          { ...base, body: unread },
+          { auditHandleRefusals: false, bodyUnread: true, auditDenial },
+        );
+        if (decision.outcome === 'deny') {
+          if (decision.rule === 'handle')
+            await refuseHandle(decision.message.split(':')[0] ?? decision.message);
+          else {
+            log(
+              `proxy: ${decision.status} ${method} ${credential} ${path} denied (${decision.rule}, body unread)`,
+            );
+            answer(res, decision.status, decision.code, decision.message, { rule: decision.rule }, true);
+          }
+          return;
+        }
+        // The grants changed since the preflight: the body matters after all.
+      }
+      const limit = ('options' in preflight ? preflight.options?.maxBodyBytes : null) ?? defaultLimit;
+      if (declared > limit) {
+        await refuse(
           413,
           'PAYLOAD_TOO_LARGE',
           `the request body is over ${limit} bytes, this credential's limit: send less, or ask an admin for a larger --max-body-bytes`,
           { rule: 'body_too_large', limit },
-          true,
+        );
+        return;
+      }
+      const share = budget.take(handle, declared > 0 ? declared : limit);
+      if (!share.ok) {
+        res.setHeader('retry-after', '1');
+        await refuse(503, 'UNAVAILABLE', share.message, { rule: share.rule, limit: share.limit });
+        return;
+      }
+      release = share.release;
+      if (expectsContinue(req)) res.writeContinue();
+      const read = await SpooledBody.read(req, { limit, dir: options.spoolDir }).catch((error: unknown) => {
+        release();
+        throw error;
+      });
+      if (!read.ok) {
+        release();
+        await refuse(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `the request body is over ${limit} bytes, this credential's limit: send less, or ask an admin for a larger --max-body-bytes`,
+          { rule: 'body_too_large', limit },
         );
         return;
       }
       body = read.body;
     }
     try {
-      await decideAndForward(req, res, keys, { ...base, body }, body, refuseHandle);
+      await decideAndForward(req, res, keys, { ...base, body }, body, refuseHandle, auditDenial);
     } finally {
       await body.discard();
+      release();
     }
   }
 
@@ -287,13 +389,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     request: ProxyRequest,
     body: SpooledBody,
     refuseHandle: (reason: string) => Promise<void>,
+    auditDenial: (rule: string, reason: string) => boolean,
   ): Promise<void> {
     const { method, credential } = request;
     const path = request.pathAndQuery.split('?')[0];
     const gone = () => res.destroyed || req.socket.destroyed;
     // An approval is consumed only by the connection holding its request: an `x-cairn-approval`
     // from the agent is never passed on, so no copy can take it.
-    const decisionOptions = { approvalTimeoutMs: timeoutMs, auditHandleRefusals: false };
+    const decisionOptions = { approvalTimeoutMs: timeoutMs, auditHandleRefusals: false, auditDenial };
     let decision: ProxyDecision = await keys.authorizeRequest(request, decisionOptions);
     if (decision.outcome === 'hold') {
       const held = decision.approval;
@@ -330,7 +433,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer(res, decision.status, decision.code, decision.message, { rule: decision.rule });
       return;
     }
-    if (decision.outcome === 'hold') {
+    if (decision.outcome === 'hold' || decision.outcome === 'read_body') {
       answer(res, 403, 'FORBIDDEN', 'the approval could not be used', { rule: 'approval' });
       return;
     }
@@ -407,7 +510,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   }
 
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       const e = error instanceof CairnError ? error : null;
       log(`proxy: 500 ${req.method} (${e ? e.code : 'INTERNAL'})`);
@@ -418,7 +521,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         e?.message ?? 'the proxy failed: see its log',
       );
     });
-  });
+  };
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout);
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // How often stalled connections are looked for: often enough for the shorter timeout.
+      connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    },
+    onRequest,
+  );
+  // `Expect: 100-continue`: the same path, which sends 100 Continue only once the handle and
+  // every refusal that needs no body have passed (a refused client never sends its body).
+  server.on('checkContinue', onRequest);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -435,6 +552,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       agents['http:'].destroy();
       agents['https:'].destroy();
       await limiter.flush();
+      await handleLimiter.flush();
     },
   };
 }

@@ -117,7 +117,34 @@ export const ECHO_FORMS: Record<string, (secret: string) => string> = {
   hex_lower: (s) => Buffer.from(s).toString('hex'),
   hex_upper: (s) => Buffer.from(s).toString('hex').toUpperCase(),
   bearer_base64: (s) => Buffer.from(`Bearer ${s}`).toString('base64'),
+  // MIME-style base64 (RFC 2045: CRLF every 76; PEM and others: LF every 64), the secret at each
+  // alignment and crossing a line break.
+  mime76_crlf_0: (s) => mime(`${'m'.repeat(42)}${s}.`, 76, '\r\n'),
+  mime76_crlf_1: (s) => mime(`${'m'.repeat(43)}${s}.`, 76, '\r\n'),
+  mime76_crlf_2: (s) => mime(`${'m'.repeat(44)}${s}.`, 76, '\r\n'),
+  mime64_lf_0: (s) => mime(`${'m'.repeat(33)}${s}.`, 64, '\n'),
+  mime64_lf_1: (s) => mime(`${'m'.repeat(34)}${s}.`, 64, '\n'),
+  mime64_lf_2: (s) => mime(`${'m'.repeat(35)}${s}.`, 64, '\n'),
+  // JSON string escapes as serialisers write them: every character, some (upper-case hex), `\/`.
+  json_u_all: (s) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  json_u_some: (s) =>
+    [...s]
+      .map((c, i) => (i % 3 === 0 ? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : c))
+      .join(''),
+  json_slash: (s) => s.replace(/\//g, '\\/'),
+  json_base64_slash: (s) => Buffer.from(`>>${s}??`).toString('base64').replace(/\//g, '\\/'),
+  // A long part of the secret: a masked message, and its tail in upper case.
+  partial_masked: (s) => `${s.slice(0, -4)}****`,
+  partial_tail: (s) => s.slice(Math.floor(s.length / 4)).toUpperCase(),
 };
+
+/** `text` in base64, broken into lines of `width` characters by `eol`. */
+function mime(text: string, width: number, eol: string): string {
+  const b64 = Buffer.from(text).toString('base64');
+  const lines: string[] = [];
+  for (let i = 0; i < b64.length; i += width) lines.push(b64.slice(i, i + width));
+  return lines.join(eol);
+}
 
 /**
  * A real upstream that records every request (as `recordingUpstream`) and
@@ -125,8 +152,8 @@ export const ECHO_FORMS: Record<string, (secret: string) => string> = {
  * form the path names: `/api/<where>/<form>` with where one of
  * `header` (in an allowed header, x-request-id), `body` (a small JSON),
  * `late` (after 256 KiB of filler, so past the proxy's hold window),
- * `split` (the echo written in two chunks, split inside the secret), `gzip`
- * (a gzip-compressed JSON body). `sent` holds every echo string it wrote.
+ * `split` (the echo written in two chunks, split inside the secret), `gzip`,
+ * `deflate`, `br` (a compressed JSON body). `sent` holds every echo string it wrote.
  * Any other path answers a clean JSON.
  */
 export async function echoingUpstream(): Promise<{
@@ -135,7 +162,7 @@ export async function echoingUpstream(): Promise<{
   sent: string[];
   close(): Promise<void>;
 }> {
-  const { gzipSync } = await import('node:zlib');
+  const { gzipSync, deflateSync, brotliCompressSync } = await import('node:zlib');
   const seen: Seen[] = [];
   const sent: string[] = [];
   const server = createServer((req, res) => {
@@ -166,9 +193,11 @@ export async function echoingUpstream(): Promise<{
         res.end(body);
         return;
       }
-      const echo = encode(secret);
+      // A header cannot hold a line break: there the echo is one line.
+      const echo = where === 'header' ? encode(secret).replace(/\r?\n/g, '') : encode(secret);
       sent.push(echo);
-      const json = JSON.stringify({ echo, note: 'your token' });
+      // As the form wrote it (its escapes are the JSON's own).
+      const json = `{"echo":"${echo}","note":"your token"}`;
       if (where === 'header') {
         res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': echo, 'x-debug': echo });
         res.end('{"ok":true}');
@@ -187,6 +216,9 @@ export async function echoingUpstream(): Promise<{
       } else if (where === 'gzip') {
         res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
         res.end(gzipSync(json));
+      } else if (where === 'deflate' || where === 'br') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': where });
+        res.end(where === 'br' ? brotliCompressSync(json) : deflateSync(json));
       } else {
         res.writeHead(404);
         res.end();
@@ -266,4 +298,60 @@ export function rawRequest(
     } else if (options.body !== undefined) req.end(options.body);
     else req.end();
   });
+}
+
+/**
+ * A raw TCP connection to a server: writes exactly the bytes given (so a
+ * request can stall mid-header or mid-body), collects what comes back, and
+ * notes when the server closes it.
+ */
+export async function rawSocket(url: string): Promise<{
+  write(data: string | Buffer): void;
+  /** Everything received so far, as latin1. */
+  received(): string;
+  /** Resolves once `text` has been received (or rejects after `ms`). */
+  waitFor(text: string, ms?: number): Promise<string>;
+  /** Resolves with the time from open to close, once the server closes the connection. */
+  closed: Promise<number>;
+  destroy(): void;
+}> {
+  const { connect } = await import('node:net');
+  const target = new URL(url);
+  const socket = connect(Number(target.port), target.hostname);
+  const start = Date.now();
+  let text = '';
+  const waiters = new Set<() => void>();
+  socket.on('data', (d: Buffer) => {
+    text += d.toString('latin1');
+    for (const w of [...waiters]) w();
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - start)));
+  socket.on('error', () => {});
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    write: (data) => socket.write(data),
+    received: () => text,
+    waitFor: (wanted, ms = 5000) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (!text.includes(wanted)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(text);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(`not received within ${ms} ms: ${wanted} (got ${JSON.stringify(text.slice(0, 300))})`),
+          );
+        }, ms);
+        waiters.add(check);
+        check();
+      }),
+    closed,
+    destroy: () => socket.destroy(),
+  };
 }

@@ -8,6 +8,12 @@ import { truncatePath } from './paths.js';
  * agent reads its 403), the rest only counted, and one summary entry with
  * the count (and the first and last path, cut short) closes the window. A
  * flood of any size adds at most `burst + 1` entries per address per window.
+ *
+ * The same bound holds for refusals of a valid handle (a grant that does not
+ * allow the request, a body over the limit, a full spool): keyed by the
+ * handle, the first `burst` of a window are ordinary `keys.deny` entries
+ * (`admit` says so before the decision's transaction audits one), the rest
+ * are counted, by rule, into one summary.
  */
 export interface RefusalRecord {
   address: string;
@@ -15,25 +21,35 @@ export interface RefusalRecord {
   credential: string;
   path: string;
   reason: string;
+  /** The refusal's rule (a handle refusal: `handle`). */
+  rule?: string;
   /** 1 for a single refusal; the number of refusals a summary stands for. */
   count: number;
   windowStart?: number;
   windowEnd?: number;
   lastPath?: string;
+  /** In a summary: how many refusals of each rule it stands for. */
+  rules?: Record<string, number>;
 }
 
 export interface RefusalSink {
   recordHandleRefusal(record: RefusalRecord): Promise<void>;
 }
 
+/** Writes the summary of a window's counted refusals. */
+export type SummarySink = (record: RefusalRecord) => Promise<void>;
+
 interface Bucket {
-  sink: RefusalSink;
+  write: SummarySink;
+  /** What the summary's reason calls the refusals. */
+  what: string;
   address: string;
   start: number;
   audited: number;
   suppressed: number;
   first?: RefusalRecord;
   last?: RefusalRecord;
+  rules: Record<string, number>;
   timer: NodeJS.Timeout;
 }
 
@@ -54,42 +70,67 @@ export class RefusalLimiter {
     },
   ) {}
 
-  /** Records one refusal; resolves once it is audited, or at once when it is only counted. */
+  /** Records one refusal without a valid handle; resolves once it is audited, or at once when it is only counted. */
   refuse(sink: RefusalSink, refusal: Omit<RefusalRecord, 'count'>): Promise<void> {
+    const record = this.record(refusal);
+    const admitted = this.admit(
+      this.sinkKey(sink, refusal.address),
+      (r) => sink.recordHandleRefusal(r),
+      'requests without a valid branch handle',
+      record,
+    );
+    return admitted ? this.track(sink.recordHandleRefusal(record)) : Promise.resolve();
+  }
+
+  /**
+   * Whether a refusal is audited on its own: true for the first `burst` of
+   * `key`'s window; otherwise it is counted (by rule) into the summary that
+   * `write` records when the window closes.
+   */
+  admit(key: string, write: SummarySink, what: string, refusal: Omit<RefusalRecord, 'count'>): boolean {
     const now = (this.options.now ?? Date.now)();
+    let bucketKey = key;
+    let address = refusal.address;
+    if (!this.buckets.has(bucketKey) && this.buckets.size >= this.options.maxAddresses) {
+      bucketKey = `${key.split(' ')[0]} *`;
+      address = '*';
+    }
+    let bucket = this.buckets.get(bucketKey);
+    if (!bucket) {
+      const timer = setTimeout(() => this.close(bucketKey), this.options.windowMs);
+      timer.unref();
+      bucket = { write, what, address, start: now, audited: 0, suppressed: 0, rules: {}, timer };
+      this.buckets.set(bucketKey, bucket);
+    }
+    if (bucket.audited < this.options.burst) {
+      bucket.audited++;
+      return true;
+    }
+    const record = this.record({ ...refusal, address });
+    bucket.suppressed++;
+    const rule = refusal.rule ?? 'handle';
+    bucket.rules[rule] = (bucket.rules[rule] ?? 0) + 1;
+    bucket.first ??= record;
+    bucket.last = record;
+    return false;
+  }
+
+  private sinkKey(sink: RefusalSink, address: string): string {
     let sinkId = this.sinkIds.get(sink);
     if (sinkId === undefined) {
       sinkId = this.nextSinkId++;
       this.sinkIds.set(sink, sinkId);
     }
-    let address = refusal.address;
-    let key = `${sinkId} ${address}`;
-    if (!this.buckets.has(key) && this.buckets.size >= this.options.maxAddresses) {
-      address = '*';
-      key = `${sinkId} *`;
-    }
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      const timer = setTimeout(() => this.close(key), this.options.windowMs);
-      timer.unref();
-      bucket = { sink, address, start: now, audited: 0, suppressed: 0, timer };
-      this.buckets.set(key, bucket);
-    }
-    const record: RefusalRecord = {
+    return `${sinkId} ${address}`;
+  }
+
+  private record(refusal: Omit<RefusalRecord, 'count'>): RefusalRecord {
+    return {
       ...refusal,
-      address,
       path: truncatePath(refusal.path),
       reason: refusal.reason.slice(0, 300),
       count: 1,
     };
-    if (bucket.audited < this.options.burst) {
-      bucket.audited++;
-      return this.track(sink.recordHandleRefusal(record));
-    }
-    bucket.suppressed++;
-    bucket.first ??= record;
-    bucket.last = record;
-    return Promise.resolve();
   }
 
   private track(write: Promise<void>): Promise<void> {
@@ -107,11 +148,12 @@ export class RefusalLimiter {
     if (bucket.suppressed === 0 || !bucket.first) return;
     const end = (this.options.now ?? Date.now)();
     void this.track(
-      bucket.sink.recordHandleRefusal({
+      bucket.write({
         ...bucket.first,
         address: bucket.address,
-        reason: `${bucket.suppressed} more requests without a valid branch handle (first: ${bucket.first.reason})`,
+        reason: `${bucket.suppressed} more ${bucket.what} (first: ${bucket.first.reason})`,
         count: bucket.suppressed,
+        rules: bucket.rules,
         windowStart: bucket.start,
         windowEnd: end,
         lastPath: bucket.last?.path ?? '',
