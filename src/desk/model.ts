@@ -171,6 +171,9 @@ export async function findDir(objects: ObjectStore, root: DirNode, path: string)
   return chain;
 }
 
+/** Chunks of a large file read and hashed ahead of their scan's verdict (each held in memory meanwhile). */
+const VERDICTS_AHEAD = 3;
+
 async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<FileNode | null> {
   const abs = join(ctx.root, path);
   if (!(await ctx.admitPack(path, abs))) return null;
@@ -195,16 +198,20 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
   } else {
     // Each chunk is scanned with a look-ahead into the next, and stored only once its scan came back
     // clean; on a finding the file is withheld (chunks already stored hold none of it but clean
-    // bytes). One verdict stays outstanding: the next chunk is read and hashed while the scan of this
-    // one runs (on the scan worker, for large files).
+    // bytes). Up to VERDICTS_AHEAD verdicts stay outstanding: the next chunks are read and hashed
+    // while the scan of this one runs (on the scan worker, for large files).
     const scan = ctx.stream(path, abs, st.size);
-    let pending: { digest: string; bytes: Buffer; clean: Promise<boolean> } | null = null;
-    const store = async (chunk: { digest: string; bytes: Buffer; clean: Promise<boolean> }) => {
+    type Pending = { digest: string; bytes: Buffer; clean: Promise<boolean> };
+    const pending: Pending[] = [];
+    const store = async (chunk: Pending) => {
       if (!(await chunk.clean)) return false;
       await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, true);
       chunks.push(chunk.digest);
       size += chunk.bytes.length;
       return true;
+    };
+    const drain = async () => {
+      for (const chunk of pending) await chunk.clean.catch(() => false);
     };
     try {
       let offset = 0;
@@ -212,18 +219,22 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
         const clean = scan.feed(chunk.window ?? chunk.bytes, offset);
         offset += chunk.bytes.length;
         // Kept past the next read, so a view of the read window is copied.
-        const next = {
+        pending.push({
           digest: chunk.digest,
           bytes: chunk.owned ? chunk.bytes : Buffer.from(chunk.bytes),
           clean,
-        };
-        if (pending && !(await store(pending))) {
-          await clean.catch(() => false);
+        });
+        if (pending.length > VERDICTS_AHEAD && !(await store(pending.shift() as Pending))) {
+          await drain();
           return null;
         }
-        pending = next;
       }
-      if (pending && !(await store(pending))) return null;
+      while (pending.length > 0) {
+        if (!(await store(pending.shift() as Pending))) {
+          await drain();
+          return null;
+        }
+      }
     } finally {
       scan.close();
     }

@@ -6,6 +6,8 @@
  * expressions entirely.
  */
 
+import { KEYWORD_DFA_WASM } from './keyword-dfa-wasm.js';
+
 /** Hit positions kept per scan; past this a caller scans the whole window. */
 export const MAX_POSITIONS = 256;
 
@@ -20,6 +22,51 @@ export interface KeywordHits {
 
 export interface Automaton {
   scan(bytes: Uint8Array): KeywordHits;
+}
+
+/** Below this many bytes the JavaScript loop wins: no copy into WebAssembly memory. */
+const WASM_MIN_BYTES = 4096;
+
+interface RawHits {
+  /** Output states that occurred, each once. */
+  states: number[];
+  positions: number[];
+  overflow: boolean;
+}
+
+/**
+ * The same DFA run by the WebAssembly loop (keyword-dfa.wat): the window is
+ * copied into the module's memory and scanned as two interleaved halves, the
+ * first run carried past the middle by the longest keyword so nothing that
+ * straddles it is missed; hits both runs see are reported once.
+ */
+function wasmScanner(encoded: Int32Array, states: number, longest: number): (bytes: Uint8Array) => RawHits {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(KEYWORD_DFA_WASM));
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const scan2 = instance.exports.scan2 as (...args: number[]) => number;
+  const seenAt = encoded.byteLength;
+  const outAt = Math.ceil((seenAt + states) / 8) * 8;
+  const inAt = outAt + MAX_POSITIONS * 4;
+  const fit = (bytes: number) => {
+    const short = inAt + bytes - memory.buffer.byteLength;
+    if (short > 0) memory.grow(Math.ceil(short / 65536));
+  };
+  fit(0);
+  new Int32Array(memory.buffer, 0, encoded.length).set(encoded);
+  return (bytes) => {
+    fit(bytes.length);
+    const heap = new Uint8Array(memory.buffer);
+    heap.fill(0, seenAt, seenAt + states);
+    heap.set(bytes, inAt);
+    const end = inAt + bytes.length;
+    const mid = inAt + (bytes.length >> 1);
+    const n = scan2(inAt, inAt, Math.min(end, mid + longest - 1), mid, end, seenAt, outAt, MAX_POSITIONS);
+    const found: number[] = [];
+    for (let s = 0; s < states; s++) if (heap[seenAt + s] !== 0) found.push(s);
+    const recorded = new Int32Array(memory.buffer, outAt, Math.min(n, MAX_POSITIONS));
+    const positions = [...new Set(recorded)].sort((a, b) => a - b);
+    return { states: found, positions, overflow: n > MAX_POSITIONS };
+  };
 }
 
 function fold(byte: number): number {
@@ -80,8 +127,17 @@ export function buildAutomaton(keywords: readonly (readonly string[])[]): Automa
   const enables = outputs.map((o) => [...o]);
   const seen = new Uint32Array(n);
   let generation = 0;
+  const longest = Math.max(1, ...keywords.flat().map((k) => Buffer.byteLength(k, 'latin1')));
+  const wasm = typeof WebAssembly === 'object' ? wasmScanner(encoded, n, longest) : null;
+  const rulesOf = ({ states, positions, overflow }: RawHits): KeywordHits => {
+    if (states.length === 0) return { rules: [], positions, overflow };
+    const selected = new Set<number>();
+    for (const state of states) for (const r of enables[state]!) selected.add(r);
+    return { rules: [...selected].sort((a, b) => a - b), positions, overflow };
+  };
   return {
     scan(bytes: Uint8Array): KeywordHits {
+      if (wasm && bytes.length >= WASM_MIN_BYTES) return rulesOf(wasm(bytes));
       generation = (generation + 1) >>> 0;
       if (generation === 0) {
         seen.fill(0);
@@ -105,10 +161,7 @@ export function buildAutomaton(keywords: readonly (readonly string[])[]): Automa
           else overflow = true;
         }
       }
-      if (states.length === 0) return { rules: [], positions, overflow };
-      const selected = new Set<number>();
-      for (const state of states) for (const r of enables[state]!) selected.add(r);
-      return { rules: [...selected].sort((a, b) => a - b), positions, overflow };
+      return rulesOf({ states, positions, overflow });
     },
   };
 }
