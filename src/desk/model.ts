@@ -336,8 +336,10 @@ async function updateEntry(
   if (ctx.skip(rel, isDir)) return { kept: false, changed: false };
   const st = lstatOrNull(join(ctx.root, rel));
   if (!st) return { kept: false, changed: false };
-  if (!st.isSymbolicLink() && !(await ctx.admitName(rel, null))) return { kept: false, changed: false };
   const existing = children.get(name);
+  // A name the model already holds was admitted when it entered: only new names are checked.
+  if (!st.isSymbolicLink() && existing === undefined && !(await ctx.admitName(rel, null)))
+    return { kept: false, changed: false };
   if (st.isDirectory()) {
     if (existing?.kind === 'dir') {
       return { kept: true, changed: deep && (await rescan(ctx, existing, rel, true)) };
