@@ -341,13 +341,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         // The grants changed since the preflight: the body matters after all.
       }
       const limit = ('options' in preflight ? preflight.options?.maxBodyBytes : null) ?? defaultLimit;
-      if (declared > limit) {
-        await refuse(
+      const tooLarge = () =>
+        refuse(
           413,
           'PAYLOAD_TOO_LARGE',
           `the request body is over ${limit} bytes, this credential's limit: send less, or ask an admin for a larger --max-body-bytes`,
           { rule: 'body_too_large', limit },
         );
+      if (declared > limit) {
+        await tooLarge();
         return;
       }
       const share = budget.take(handle, declared > 0 ? declared : limit);
@@ -364,12 +366,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
       if (!read.ok) {
         release();
-        await refuse(
-          413,
-          'PAYLOAD_TOO_LARGE',
-          `the request body is over ${limit} bytes, this credential's limit: send less, or ask an admin for a larger --max-body-bytes`,
-          { rule: 'body_too_large', limit },
-        );
+        await tooLarge();
         return;
       }
       body = read.body;

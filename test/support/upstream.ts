@@ -1,4 +1,4 @@
-import { createServer, request } from 'node:http';
+import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request an upstream saw. */
@@ -14,6 +14,22 @@ export interface Seen {
  * A real HTTP server on loopback standing in for a third-party API: it
  * records every request it receives and answers 200 with a small JSON body.
  */
+/** Reads a request whole, notes it in `seen`, then calls `then`. */
+function record(req: IncomingMessage, seen: Seen[], then: () => void): void {
+  const parts: Buffer[] = [];
+  req.on('data', (d: Buffer) => parts.push(d));
+  req.on('end', () => {
+    seen.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      authorization: String(req.headers.authorization ?? ''),
+      headers: req.headers,
+      body: Buffer.concat(parts).toString('utf8'),
+    });
+    then();
+  });
+}
+
 export async function recordingUpstream(name: string): Promise<{
   url: string;
   host: string;
@@ -22,16 +38,7 @@ export async function recordingUpstream(name: string): Promise<{
 }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (d: Buffer) => parts.push(d));
-    req.on('end', () => {
-      seen.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        authorization: String(req.headers.authorization ?? ''),
-        headers: req.headers,
-        body: Buffer.concat(parts).toString('utf8'),
-      });
+    record(req, seen, () => {
       const body = JSON.stringify({ upstream: name, path: req.url });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
@@ -166,16 +173,7 @@ export async function echoingUpstream(): Promise<{
   const seen: Seen[] = [];
   const sent: string[] = [];
   const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (d: Buffer) => parts.push(d));
-    req.on('end', () => {
-      seen.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        authorization: String(req.headers.authorization ?? ''),
-        headers: req.headers,
-        body: Buffer.concat(parts).toString('utf8'),
-      });
+    record(req, seen, () => {
       // A bearer token as is; for basic, the password alone (what an upstream would leak of it).
       const authorization = String(req.headers.authorization ?? '');
       const secret = authorization.startsWith('Basic ')

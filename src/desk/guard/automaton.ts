@@ -47,14 +47,14 @@ function wasmScanner(encoded: Int32Array, states: number, longest: number): (byt
   const seenAt = encoded.byteLength;
   const outAt = Math.ceil((seenAt + states) / 8) * 8;
   const inAt = outAt + MAX_POSITIONS * 4;
-  const fit = (bytes: number) => {
+  const reserve = (bytes: number) => {
     const short = inAt + bytes - memory.buffer.byteLength;
     if (short > 0) memory.grow(Math.ceil(short / 65536));
   };
-  fit(0);
+  reserve(0);
   new Int32Array(memory.buffer, 0, encoded.length).set(encoded);
   return (bytes) => {
-    fit(bytes.length);
+    reserve(bytes.length);
     const heap = new Uint8Array(memory.buffer);
     heap.fill(0, seenAt, seenAt + states);
     heap.set(bytes, inAt);
