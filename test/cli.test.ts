@@ -227,6 +227,10 @@ describe('cairn CLI on a local store', () => {
       cairn(['--version']),
       cairn(['init', '--json'], { cwd: project, env: { HOME: '' } }),
     ]);
+    // Every flag line keeps two spaces between the flag and its help, however long the flag.
+    const proxyHelp = await cairn(['proxy', '--help']);
+    for (const line of proxyHelp.stdout.split('\n').filter((l) => l.startsWith('  --')))
+      expect(line, line).toMatch(/^ {2}--\S+( \S+)? {2,}\S/);
     expect(version.code).toBe(0);
     expect(version.stdout).toBe(
       `cairn ${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,

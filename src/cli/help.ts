@@ -3,10 +3,12 @@ import { type Command, commandName, type FlagSpec, GLOBAL_FLAGS, usageLine } fro
 const COLUMN = 24;
 
 function flagLines(flags: FlagSpec[]): string[] {
-  return flags.map((f) => {
-    const shown = `  --${f.name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
-    return `${shown.padEnd(COLUMN)}${f.required ? '(required) ' : ''}${f.help}`;
-  });
+  const shown = flags.map((f) => `  --${f.name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`);
+  // The help column starts two spaces past the longest flag (at least at COLUMN).
+  const width = Math.max(COLUMN, ...shown.map((s) => s.length + 2));
+  return flags.map(
+    (f, i) => `${(shown[i] as string).padEnd(width)}${f.required ? '(required) ' : ''}${f.help}`,
+  );
 }
 
 function synopsis(command: Command): string {
