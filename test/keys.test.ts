@@ -253,7 +253,7 @@ function keysSuite(backend: Backend) {
       [handleC, 'GET', '/billing/customers', 403, /path \/customers is outside/],
       [handleC, 'GET', '/billing/invoices/../customers', 403, /\.\. segment|outside/],
       [
-        'cbh.tn_00000000000000000000000000.hd_00000000000000000000000000.' + 'a'.repeat(52),
+        `cbh.tn_00000000000000000000000000.hd_00000000000000000000000000.${'a'.repeat(52)}`,
         'GET',
         '/billing/invoices',
         403,
