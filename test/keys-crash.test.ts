@@ -1,10 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MasterKey } from '../src/keys/crypto.js';
 import { Store } from '../src/store.js';
+import { startProxyProcess } from './support/proxy-process.js';
 import { tempDir } from './support/stores.js';
 import { recordingUpstream } from './support/upstream.js';
 
@@ -15,7 +14,6 @@ import { recordingUpstream } from './support/upstream.js';
  * has a `keys.use` audit entry, every 200 the agent got was seen upstream,
  * and the audit chain verifies.
  */
-const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
 const ROUNDS = 40;
 const CLIENTS = 6;
 let temp: { dir: string; remove(): void };
@@ -24,23 +22,6 @@ beforeAll(() => {
   temp = tempDir('cairn-keys-crash-');
 });
 afterAll(() => temp.remove());
-
-function startProxyProcess(
-  store: string,
-  keyFile: string,
-): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const child = spawn(process.execPath, [bin, 'proxy', '--port', '0', '--json', '--store', store], {
-    env: { PATH: process.env.PATH, CAIRN_MASTER_KEY_FILE: keyFile },
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.includes('\n')) resolve({ child, url: JSON.parse(buffered.split('\n')[0]!).url });
-    });
-    child.on('exit', (code) => reject(new Error(`cairn proxy exited with ${code} before listening`)));
-  });
-}
 
 describe('kill -9 of the egress proxy', () => {
   it(`forwards nothing whose decision is not durable (${ROUNDS} SIGKILLs with ${CLIENTS} clients in flight)`, async () => {

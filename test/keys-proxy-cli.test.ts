@@ -1,10 +1,10 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MasterKey } from '../src/keys/crypto.js';
 import { Store } from '../src/store.js';
+import { startProxyProcess, stop } from './support/proxy-process.js';
+import { folderBytes } from './support/scan.js';
 import { tempDir } from './support/stores.js';
 import {
   AMBIGUOUS_PATHS,
@@ -21,7 +21,6 @@ import {
  * encoded forms. Nothing forbidden reaches an upstream, nothing secret
  * comes back, and requests without a handle cost the proxy almost nothing.
  */
-const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
 const SECRET = 'sk_live_cli_Hq3Zp9Lw2Xc7Vb5Nm1Ka';
 const ROUTING_OVERRIDES: Record<string, string> = {
   'x-original-url': '/admin',
@@ -39,32 +38,6 @@ beforeAll(() => {
 });
 afterAll(() => temp.remove());
 
-function startProxyProcess(
-  store: string,
-  keyFile: string,
-  extra: string[] = [],
-): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const child = spawn(process.execPath, [bin, 'proxy', '--port', '0', '--json', '--store', store, ...extra], {
-    env: { PATH: process.env.PATH, CAIRN_MASTER_KEY_FILE: keyFile },
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.includes('\n')) resolve({ child, url: JSON.parse(buffered.split('\n')[0]!).url });
-    });
-    child.stderr.resume();
-    child.on('exit', (code) => reject(new Error(`cairn proxy exited with ${code} before listening`)));
-  });
-}
-
-async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.on('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /** Peak and current resident memory of a process, in bytes (Linux /proc). */
 function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -72,13 +45,9 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
-  }
-  return total;
+/** The `billing` bearer credential, forwarding to `upstream`. */
+async function addBilling(s: Awaited<ReturnType<typeof setUp>>, upstream: string): Promise<void> {
+  await s.keys.addCredential({ name: 'billing', kind: 'bearer', upstream, value: Buffer.from(SECRET) });
 }
 
 async function setUp(name: string) {
@@ -100,12 +69,7 @@ describe('cairn proxy enforces the mode on what is actually sent', () => {
     const live = await recordingUpstream('live');
     const echo = await echoingUpstream();
     const s = await setUp('forms');
-    await s.keys.addCredential({
-      name: 'billing',
-      kind: 'bearer',
-      upstream: live.url,
-      value: Buffer.from(SECRET),
-    });
+    await addBilling(s, live.url);
     await s.keys.addCredential({
       name: 'echo',
       kind: 'bearer',
@@ -227,12 +191,7 @@ describe('cairn proxy enforces the mode on what is actually sent', () => {
   it('checks the handle before the body: 24 handle-less 8 MiB POSTs leave the proxy process’s memory flat', async () => {
     const s = await setUp('memory');
     const live = await recordingUpstream('live');
-    await s.keys.addCredential({
-      name: 'billing',
-      kind: 'bearer',
-      upstream: live.url,
-      value: Buffer.from(SECRET),
-    });
+    await addBilling(s, live.url);
     await s.store.close();
     const { child, url } = await startProxyProcess(s.storeDir, s.keyFile);
     try {
@@ -271,12 +230,7 @@ describe('cairn proxy enforces the mode on what is actually sent', () => {
   it('--max-spool-bytes caps the request bodies the proxy holds at once: past it 503, rule spool_full', async () => {
     const live = await recordingUpstream('live');
     const s = await setUp('spool');
-    await s.keys.addCredential({
-      name: 'billing',
-      kind: 'bearer',
-      upstream: live.url,
-      value: Buffer.from(SECRET),
-    });
+    await addBilling(s, live.url);
     for (const b of ['one', 'two']) {
       await s.fabric.fork({ session: s.session, from: 'main', name: b });
       await s.keys.grant({

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { MasterKey } from '../src/keys/crypto.js';
@@ -16,6 +15,7 @@ import { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import type { Identity } from '../src/types.js';
 import { describePostgres } from './support/postgres.js';
+import { folderBytes } from './support/scan.js';
 import { postgresStore, tempDir } from './support/stores.js';
 import {
   AMBIGUOUS_PATHS,
@@ -888,15 +888,6 @@ function hardeningSuite(backend: Backend) {
     expect(headers.received()).toMatch(/^(HTTP\/1\.1 408|$)/);
     expect(live.seen).toHaveLength(0);
   });
-}
-
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
-  }
-  return total;
 }
 
 describe('proxy hardening on SQLite', () => hardeningSuite('sqlite'));

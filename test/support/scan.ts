@@ -17,3 +17,13 @@ export function filesContaining(root: string, needle: string): string[] {
   walk(root);
   return hits;
 }
+
+/** Bytes of every file below dir. */
+export function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
