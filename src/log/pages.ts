@@ -22,8 +22,37 @@ export async function readAll(read: PageReader, from = 1): Promise<{ events: Cai
  * path (a snapshot or checkpoint recorded on another branch).
  */
 export async function eventsAfter(read: PageReader, at: CairnEvent): Promise<CairnEvent[]> {
+  return (await afterOnPath(read, at))?.events ?? [];
+}
+
+/** The events after `at` and the head, or null when `at` is not on the path. */
+async function afterOnPath(
+  read: PageReader,
+  at: CairnEvent,
+): Promise<{ events: CairnEvent[]; head: string } | null> {
   const first = await read(at.seq);
-  if (first.events[0]?.id !== at.id) return [];
-  const rest = first.next === null ? [] : (await readAll(read, first.next)).events;
-  return [...first.events.slice(1), ...rest];
+  if (first.events[0]?.id !== at.id) return null;
+  if (first.next === null) return { events: first.events.slice(1), head: first.head };
+  const rest = await readAll(read, first.next);
+  return { events: [...first.events.slice(1), ...rest.events], head: rest.head };
+}
+
+/**
+ * How moving a head from the path `current` reads to the event `at` (whose
+ * own path `target` reads) changes the path: the head it leaves, the events
+ * taken off it and the events brought back — both after the last event the
+ * two paths share. Reads both paths whole only when `at` is off the current one.
+ */
+export async function pathChange(
+  current: PageReader,
+  target: PageReader,
+  at: CairnEvent,
+): Promise<{ head: string; off: CairnEvent[]; back: CairnEvent[] }> {
+  const after = await afterOnPath(current, at);
+  if (after) return { head: after.head, off: after.events, back: [] };
+  const now = await readAll(current);
+  const there = (await readAll(target)).events;
+  let shared = 0;
+  while (shared < now.events.length && now.events[shared]?.id === there[shared]?.id) shared++;
+  return { head: now.head, off: now.events.slice(shared), back: there.slice(shared) };
 }

@@ -1,20 +1,20 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Desk, RestorePreview } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
-import { sha256Hex } from '../digest.js';
 import { CairnError, invalidArgument as invalid } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { randomHex } from '../ids.js';
 import { type GrantRequest, grantState } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
-import { eventsAfter, readAll } from '../log/pages.js';
+import { pathChange, readAll } from '../log/pages.js';
 import { BranchName } from '../schema.js';
 import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
 import type { CairnEvent } from '../types.js';
 import { parseInput } from '../validate.js';
+import { type CheckResult, gitEvidence, runCheck } from './evidence.js';
+
+export type { CheckResult } from './evidence.js';
 
 /**
  * The unit of work: a session branch (the mind), the workspace bound to it
@@ -35,30 +35,6 @@ export const UNIT_ABANDON_EVENT = 'cairn.unit.abandon';
 /** How long an abandoned branch's workspace is kept before `reclaim` discards it, by default. */
 export const DEFAULT_ABANDON_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MAX_FORK_BRANCHES = 64;
-
-export interface CheckResult {
-  command: string;
-  exit: number;
-  /** sha256 of stdout followed by stderr. */
-  outputDigest: string;
-  durationMs: number;
-  passed: boolean;
-  /**
-   * The last lines of a failed check's output (at most 4 KiB), for the person
-   * who ran it. Returned, never recorded: output may hold anything, and the
-   * log keeps only the digest.
-   */
-  outputTail?: string;
-}
-
-/** How much of a failed check's output comes back: its last 4 KiB, at most 40 lines. */
-const TAIL_BYTES = 4096;
-const TAIL_LINES = 40;
-
-function outputTail(output: Buffer): string {
-  const text = output.subarray(Math.max(0, output.length - TAIL_BYTES)).toString('utf8');
-  return text.replace(/\s+$/, '').split('\n').slice(-TAIL_LINES).join('\n');
-}
 
 export interface UnitCheckpoint {
   /** The checkpoint's event id. */
@@ -123,31 +99,6 @@ export interface UnitRestorePreview {
     /** External effects nothing undoes: an email sent stays sent. */
     cannotUndo: StepEffect[];
   };
-}
-
-/** Runs one check command in the workspace: exit code and output digest, never the output itself. */
-function runCheck(command: string, cwd: string): CheckResult {
-  const started = performance.now();
-  const run = spawnSync('sh', ['-c', command], { cwd, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
-  const exit = run.status ?? 128;
-  const output = Buffer.concat([run.stdout ?? Buffer.alloc(0), run.stderr ?? Buffer.alloc(0)]);
-  return {
-    command,
-    exit,
-    outputDigest: sha256Hex(output),
-    durationMs: Math.round(performance.now() - started),
-    passed: exit === 0,
-    ...(exit === 0 ? {} : { outputTail: outputTail(output) }),
-  };
-}
-
-function gitEvidence(dir: string): { revision: string; dirty: boolean } | undefined {
-  // Spawning git costs milliseconds: only where a repository is.
-  if (!existsSync(join(dir, '.git'))) return undefined;
-  const rev = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' });
-  if (rev.status !== 0) return undefined;
-  const status = spawnSync('git', ['-C', dir, 'status', '--porcelain'], { encoding: 'utf8' });
-  return { revision: rev.stdout.trim(), dirty: status.stdout.trim() !== '' };
 }
 
 export class Units {
@@ -264,30 +215,17 @@ export class Units {
     return ws;
   }
 
-  /**
-   * How moving the workspace branch's head to the checkpoint changes its
-   * path: the events it leaves behind and the events it brings back (both
-   * after the last event the two paths share).
-   */
+  /** How moving the workspace branch's head to the checkpoint changes its path. */
   private async pathChange(
     checkpoint: UnitCheckpoint,
     ws: Workspace,
   ): Promise<Pick<UnitRestorePreview, 'head' | 'eventsAfter' | 'eventsBack'>> {
-    const current = (from: number) =>
-      this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 1000 });
-    const at = await this.fabric.getEvent(checkpoint.id);
-    const after = await eventsAfter(current, at);
-    const onPath = after.length > 0 || (await current(at.seq)).events[0]?.id === at.id;
-    if (onPath) return { head: after.at(-1)?.id ?? at.id, eventsAfter: after, eventsBack: [] };
-    const now = await readAll(current);
-    const target = await readAll((from) => this.fabric.readPath({ to: at.id, from, limit: 1000 }));
-    let shared = 0;
-    while (now.events[shared] !== undefined && now.events[shared]?.id === target.events[shared]?.id) shared++;
-    return {
-      head: now.head,
-      eventsAfter: now.events.slice(shared),
-      eventsBack: target.events.slice(shared),
-    };
+    const { head, off, back } = await pathChange(
+      (from) => this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 1000 }),
+      (from) => this.fabric.readPath({ to: checkpoint.id, from, limit: 1000 }),
+      await this.fabric.getEvent(checkpoint.id),
+    );
+    return { head, eventsAfter: off, eventsBack: back };
   }
 
   /**
