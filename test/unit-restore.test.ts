@@ -140,8 +140,21 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
   it('a restore that loses a race to another restore or an append records nothing', async () => {
     const { ws, cp1, cp2 } = await twoCheckpoints();
     const snapshots = (await desk.listSnapshots(ws.id)).length;
-    // Two restores at once: one wins; the loser's plan saw a head that moved, so it commits nothing.
+    // Two restores at once: both plan against the same head (the desk's checkpoint waits until both
+    // got there), one wins; the loser's plan saw a head that moved, so it commits nothing.
+    const original = desk.checkpoint.bind(desk);
+    let arrived = 0;
+    let bothPlanned: () => void = () => {};
+    const barrier = new Promise<void>((resolve) => {
+      bothPlanned = resolve;
+    });
+    desk.checkpoint = async (workspace, options) => {
+      if (++arrived === 2) bothPlanned();
+      await barrier;
+      return original(workspace, options);
+    };
     const outcomes = await Promise.allSettled([units.restore(cp1.id), units.restore(cp2.id)]);
+    desk.checkpoint = original;
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(
@@ -182,6 +195,14 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
       const ws = (await strict.attach({ dir })).workspace;
       const strictUnits = new Units(fabric, strict);
       const cp = await strictUnits.checkpoint({ workspace: ws.id });
+      // An example in a README is low confidence: redacted, never refused — by preview and restore alike.
+      put(
+        dir,
+        'README.md',
+        '# App\n\nConnect with:\n\n    postgres://demo:Xy7Qw2Lp9Rt4@localhost:5432/app\n',
+      );
+      expect((await strictUnits.previewRestore(cp.id)).files.map((f) => f.path)).toEqual(['README.md']);
+      await strictUnits.restore(cp.id);
       put(dir, '.env', 'API_KEY=sk_live_51HaNdMaDeUpKeyForThisTest0000\n');
       const audit = (await fabric.verifyAudit()).entries;
       await expectCode(strictUnits.previewRestore(cp.id), 'FORBIDDEN');

@@ -685,9 +685,9 @@ export class Desk {
         }
       }
     }
-    if (this.policy === 'fail' && blocksCheckpoint(findings)) {
+    if (this.refusesUnderPolicy(findings)) {
       h.fullScan = true;
-      throw guardFailure(findings.filter((f) => f.confidence === 'high' && f.action !== 'kept'));
+      this.refuseUnderPolicy(findings);
     }
     const root = await seal(writer, h.root);
     const withheld = findings.filter((f) => f.action === 'withheld').map((f) => f.path);
@@ -799,6 +799,15 @@ export class Desk {
     };
   }
 
+  /** Whether the secret policy refuses a snapshot with these findings (`fail` and a confident one). */
+  private refusesUnderPolicy(findings: SecretFinding[]): boolean {
+    return this.policy === 'fail' && blocksCheckpoint(findings);
+  }
+
+  private refuseUnderPolicy(findings: SecretFinding[]): never {
+    throw guardFailure(findings.filter((f) => f.confidence === 'high' && f.action !== 'kept'));
+  }
+
   /** Snapshots the workspace directory if anything changed since its head snapshot. */
   async checkpoint(
     workspace: string,
@@ -838,7 +847,7 @@ export class Desk {
       const findings: SecretFinding[] = [];
       const live = await this.dryScan(h, findings);
       // A restore checkpoints first; under the fail policy that checkpoint refuses, so the preview does too.
-      if (findings.length > 0 && this.policy === 'fail') throw guardFailure(findings);
+      if (this.refusesUnderPolicy(findings)) this.refuseUnderPolicy(findings);
       const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
       await applyTree(ctx, live, dirNode(target.root, Number(target.files), Number(target.bytes)));
       const eventsAfter = await this.eventsAfter(h, target);
