@@ -53,6 +53,8 @@ function notJson(what: string, key: string, thing: string): CairnError {
  * Strings are skipped; literals with a fraction or exponent are not integers.
  */
 export function unsafeIntegerIn(text: string): string | undefined {
+  // Most texts hold no run of 16 digits at all: one native search decides, no tokenising.
+  if (!/\d{16}/.test(text)) return undefined;
   const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
   for (let m = token.exec(text); m !== null; m = token.exec(text)) {
     const literal = m[0];

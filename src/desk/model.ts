@@ -236,6 +236,8 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
         }
       }
     } finally {
+      // Verdicts still outstanding after an error are not awaited by anyone: keep their failures handled.
+      for (const chunk of pending) chunk.clean.catch(() => false);
       scan.close();
     }
   }
