@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CairnError } from '../errors.js';
+import { parseInput } from '../validate.js';
 
 /**
  * The store's own settings, kept by its admin in `<store>/config.json` (the
@@ -35,8 +36,15 @@ export function readStoreConfig(storeDir: string): StoreConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return StoreConfig.parse({});
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return StoreConfig.parse({});
+    throw new CairnError(
+      'UNAVAILABLE',
+      `cannot read ${file} (${code ?? String(error)}): check it is a readable file`,
+      {
+        file,
+      },
+    );
   }
   let raw: unknown;
   try {
@@ -48,14 +56,5 @@ export function readStoreConfig(storeDir: string): StoreConfig {
       { file },
     );
   }
-  const parsed = StoreConfig.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `${file}: ${issue.path.join('.') || '(top)'}: ${issue.message} — see docs/cli.md › store config`,
-      { file, field: issue.path.join('.') },
-    );
-  }
-  return parsed.data;
+  return parseInput(StoreConfig, raw, file);
 }

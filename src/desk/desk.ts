@@ -14,7 +14,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
@@ -357,15 +357,20 @@ export class Desk {
   async findWorkspace(dir: string): Promise<Workspace> {
     // A lookup, not an attach: a directory holding the store is simply not a workspace.
     const path = this.resolveDir(dir, true, false);
+    // The directory itself, or failing that the nearest attached directory above it (one query, bounded
+    // by the path's depth): attached paths are unique per host.
+    const ancestors = [path];
+    for (let up = dirname(path); up !== ancestors[ancestors.length - 1]; up = dirname(up)) ancestors.push(up);
     const rows = await this.read('desk.read', (tx) =>
       tx.all<WorkspaceRow>(
-        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND state = 'attached'`,
-        [this.tenant, this.options.host],
+        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND state = 'attached'
+         AND path IN (${placeholders(ancestors.length)})`,
+        [this.tenant, this.options.host, ...ancestors],
       ),
     );
     const exact = rows.find((r) => r.path === path);
     if (exact) return toWorkspace(exact);
-    const around = rows.find((r) => path.startsWith(`${r.path}${sep}`));
+    const around = rows.sort((a, b) => b.path.length - a.path.length)[0];
     throw new CairnError(
       'NOT_FOUND',
       around
@@ -619,9 +624,10 @@ export class Desk {
 
   /**
    * One try at a snapshot. When it fails before its commit (a full disk, a
-   * retry), the packs it stored are deleted at once, so a retry that fits
-   * the disk succeeds; once the commit has begun they are left to GC (the
-   * commit may have landed).
+   * retry, a refusal inside the transaction), the packs it stored are
+   * deleted at once, so a retry that fits the disk succeeds; once the
+   * transaction's work is done they are left to GC (the commit may have
+   * landed).
    */
   private async snapshotOnce(
     h: Handle,
@@ -719,7 +725,6 @@ export class Desk {
       created_at: now,
     };
     let appended: CairnEvent | undefined;
-    stage.committing = true;
     await this.write('desk.write', async (tx) => {
       await lockDesk(tx, this.tenant);
       if (extra.beforeCommit) await extra.beforeCommit(tx, id);
@@ -785,6 +790,8 @@ export class Desk {
         this.tenant,
         h.row.id,
       ]);
+      // Only from here may the commit have landed: an error thrown above rolled everything back.
+      stage.committing = true;
     });
     h.head = row;
     h.row.head_snapshot = id;

@@ -34,8 +34,8 @@ import {
 import { contentPathKind, contentPathLines, credentialPathRule } from './guard/paths.js';
 import {
   type FindingAction,
+  lineCounter,
   lineIn,
-  lineOfOffset,
   looksBinary,
   redact,
   type SecretFinding,
@@ -299,7 +299,7 @@ export class Guard {
         close: () => worker.end(file),
       };
     }
-    const scan = new StreamScan(path, { lineAt: (offset) => lineOfOffset(abs, offset) });
+    const scan = new StreamScan(path, { lineAt: lineCounter(abs) });
     let queue: Promise<unknown> = Promise.resolve();
     return {
       get findings() {

@@ -217,6 +217,9 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
       let offset = 0;
       for (const chunk of chunkFile(abs, st.size)) {
         const clean = scan.feed(chunk.window ?? chunk.bytes, offset);
+        // Handled from the start: a verdict that fails while an earlier chunk is being stored is
+        // still seen by its own `await`, and never rejects unhandled in between.
+        clean.catch(() => false);
         offset += chunk.bytes.length;
         // Kept past the next read, so a view of the read window is copied.
         pending.push({
@@ -236,8 +239,6 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
         }
       }
     } finally {
-      // Verdicts still outstanding after an error are not awaited by anyone: keep their failures handled.
-      for (const chunk of pending) chunk.clean.catch(() => false);
       scan.close();
     }
   }

@@ -302,14 +302,18 @@ export class PackWriter {
     this.announced.length = 0;
     this.pack = null;
     this.packLength = 0;
+    // Blobs first: on a full disk they are what frees the space, and a 'writing' row left without its
+    // blob is what GC sweeps anyway.
     for (const digest of announced) await blobs.delete(tenant, digest).catch(() => undefined);
     if (announced.length === 0) return;
     await engine
       .write(tenant, (tx) =>
-        tx.run(
-          `DELETE FROM desk_packs WHERE tenant = ? AND state = 'writing' AND digest IN (${placeholders(announced.length)})`,
-          [tenant, ...announced],
-        ),
+        inBatches(announced, async (slice) => {
+          await tx.run(
+            `DELETE FROM desk_packs WHERE tenant = ? AND state = 'writing' AND digest IN (${placeholders(slice.length)})`,
+            [tenant, ...slice],
+          );
+        }),
       )
       .catch(() => undefined);
   }

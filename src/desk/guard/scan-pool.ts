@@ -39,11 +39,12 @@ export class ScanWorker {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_URL);
-    worker.unref();
     worker.on('message', (reply: ScanReply) => {
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
       this.waiting.delete(reply.id);
+      // Idle, the worker does not keep the process alive; a scan in flight does.
+      if (this.waiting.size === 0) worker.unref();
       if ('error' in reply) waiter.reject(new Error(`the secret scan failed: ${reply.error}`));
       else waiter.resolve(reply.findings);
     });
@@ -56,6 +57,7 @@ export class ScanWorker {
     worker.on('exit', (code) => {
       if (this.worker === worker) fail(new Error(`the secret scan worker stopped (exit ${code})`));
     });
+    worker.unref();
     this.worker = worker;
     return worker;
   }
@@ -83,6 +85,7 @@ export class ScanWorker {
     const answer = new Promise<SecretFinding[]>((resolve, reject) =>
       this.waiting.set(id, { resolve, reject }),
     );
+    worker.ref();
     const request: ScanRequest = { type: 'feed', id, file, path, abs, window: copy, offset };
     worker.postMessage(request, [copy.buffer]);
     return answer;
@@ -92,9 +95,12 @@ export class ScanWorker {
     this.worker?.postMessage({ type: 'end', file } satisfies ScanRequest);
   }
 
+  /** Stops the worker; scans still waiting fail (their caller is going away too). */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
+    for (const waiter of this.waiting.values()) waiter.reject(new Error('the secret scan worker was closed'));
+    this.waiting.clear();
     if (worker) await worker.terminate();
   }
 }

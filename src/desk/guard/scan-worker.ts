@@ -5,7 +5,7 @@
  * state (its encoding, what it has seen) depends on the windows before.
  */
 import { parentPort } from 'node:worker_threads';
-import { lineOfOffset, StreamScan } from './scan.js';
+import { lineCounter, StreamScan } from './scan.js';
 import type { ScanReply, ScanRequest } from './scan-pool.js';
 
 const port = parentPort;
@@ -20,10 +20,12 @@ async function handle(request: ScanRequest): Promise<ScanReply | null> {
   }
   let scan = scans.get(request.file);
   if (!scan) {
-    scan = new StreamScan(request.path, { lineAt: (offset) => lineOfOffset(request.abs, offset) });
+    scan = new StreamScan(request.path, { lineAt: lineCounter(request.abs) });
     scans.set(request.file, scan);
   }
-  await scan.feed(Buffer.from(request.window), request.offset);
+  // The window was copied for this message and transferred: view it, do not copy it again.
+  const { buffer, byteOffset, byteLength } = request.window;
+  await scan.feed(Buffer.from(buffer, byteOffset, byteLength), request.offset);
   return { id: request.id, findings: scan.findings };
 }
 

@@ -224,20 +224,31 @@ export function redact(bytes: Uint8Array, spans: readonly Span[]): Buffer {
   return out;
 }
 
-/** The 1-based line of a byte offset in a file (for findings in large files; read only when there is one). */
-export function lineOfOffset(abs: string, offset: number): number {
-  const buffer = Buffer.allocUnsafe(1024 * 1024);
-  const fd = openSync(abs, 'r');
+/**
+ * Line numbers (1-based) of byte offsets in a file on disk, for findings in
+ * large files: read only when there is a finding, and forward from the last
+ * offset asked (findings come in order), so many findings cost one pass.
+ */
+export function lineCounter(abs: string): (offset: number) => number {
+  let position = 0;
   let line = 1;
-  try {
-    for (let position = 0; position < offset; ) {
-      const n = readSync(fd, buffer, 0, Math.min(buffer.length, offset - position), position);
-      if (n === 0) break;
-      for (let i = buffer.indexOf(10); i !== -1 && i < n; i = buffer.indexOf(10, i + 1)) line++;
-      position += n;
+  return (offset) => {
+    if (offset < position) {
+      position = 0;
+      line = 1;
     }
-  } finally {
-    closeSync(fd);
-  }
-  return line;
+    const buffer = Buffer.allocUnsafe(Math.min(1024 * 1024, Math.max(1, offset - position)));
+    const fd = openSync(abs, 'r');
+    try {
+      while (position < offset) {
+        const n = readSync(fd, buffer, 0, Math.min(buffer.length, offset - position), position);
+        if (n === 0) break;
+        for (let i = buffer.indexOf(10); i !== -1 && i < n; i = buffer.indexOf(10, i + 1)) line++;
+        position += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return line;
+  };
 }

@@ -91,6 +91,11 @@ export class SpooledBody implements BodyRef {
       req.on('data', onData);
       req.once('end', onEnd);
       req.once('error', fail);
+      // A client that hangs up mid-body may end the request without 'end' or 'error'.
+      req.once('close', () => {
+        if (!req.complete)
+          fail(new Error('the client closed the connection before its request body arrived'));
+      });
     }).catch(async (error: unknown) => {
       await file?.close().catch(() => {});
       throw error;
@@ -122,7 +127,12 @@ export class SpooledBody implements BodyRef {
 async function openUnlinked(dir: string): Promise<FileHandle> {
   const path = join(dir, `cairn-proxy-body-${randomBytes(12).toString('hex')}`);
   const file = await open(path, 'wx+', 0o600);
-  await unlink(path);
+  try {
+    await unlink(path);
+  } catch (error) {
+    await file.close().catch(() => {});
+    throw error;
+  }
   return file;
 }
 
