@@ -522,7 +522,8 @@ export class Desk {
       writer,
       skip: (path, isDir) => this.skipPath(h, path, isDir, findings),
       admit: async (path, bytes, abs) => {
-        const verdict = await this.guard.admit(path, bytes, abs);
+        // skipPath already withheld any credential path: the guard judges the content only.
+        const verdict = await this.guard.admit(path, bytes, abs, true);
         findings.push(...verdict.findings);
         if (verdict.store === 'withhold') return null;
         return verdict.store === 'redacted'

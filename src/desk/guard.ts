@@ -218,8 +218,9 @@ export class Guard {
   }
 
   /** The verdict on a whole file's bytes (a file that fits one chunk). `abs` locates `.git` for history findings. */
-  async admit(path: string, bytes: Buffer, abs?: string): Promise<Verdict> {
-    const byPath = this.pathFinding(path);
+  async admit(path: string, bytes: Buffer, abs?: string, pathChecked = false): Promise<Verdict> {
+    // A scan has judged the path already (its skip rule); a caller with bytes alone has not.
+    const byPath = pathChecked ? null : this.pathFinding(path);
     if (byPath) return { store: 'withhold', findings: [byPath] };
     const findings: SecretFinding[] = [];
     const kind = contentPathKind(path);

@@ -25,7 +25,7 @@ export interface Automaton {
 }
 
 /** Below this many bytes the JavaScript loop wins: no copy into WebAssembly memory. */
-const WASM_MIN_BYTES = 4096;
+const WASM_MIN_BYTES = 1024;
 
 interface RawHits {
   /** Output states that occurred, each once. */
