@@ -13,14 +13,20 @@ import { PostgresBlobStore } from '../src/blob/postgres/postgres-blob-store.js';
 import type { Desk, DeskOptions } from '../src/desk/desk.js';
 import { withChecksum } from '../src/desk/guard.js';
 import { PostgresEngine } from '../src/storage/postgres/postgres-engine.js';
-import { Store } from '../src/store.js';
-import { expectCode } from '../src/testing/expect-code.js';
+import { Store as SourceStore } from '../src/store.js';
+import { expectCode as sourceExpectCode } from '../src/testing/expect-code.js';
 import type { Identity } from '../src/types.js';
 import { type CorpusCase, plantCorpus, rand } from './support/guard-corpus.js';
 import { describePostgres, freshPostgresDatabase, PG_ADMIN_URL } from './support/postgres.js';
 import { tempDir } from './support/stores.js';
 
 type Backend = 'sqlite' | 'postgres';
+/**
+ * Which build of the library: its sources (every scan on the calling thread), or the built package
+ * (`npx tsc -p tsconfig.json` first), where a full scan hands each file's content scan to the scan
+ * worker and reads on before the verdict is in.
+ */
+type Library = 'source' | 'built';
 type TestDeskOptions = Omit<DeskOptions, 'engine' | 'blobs' | 'who' | 'stateDir' | 'host'>;
 
 const GIT_ENV = { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -37,9 +43,12 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-function guardSuite(backend: Backend) {
+function guardSuite(backend: Backend, library: Library = 'source') {
   let temp: { dir: string; remove(): void };
-  let store: Store;
+  let Store: typeof SourceStore;
+  // The built library throws its own CairnError class: errors are checked against the matching one.
+  let expectCode: typeof sourceExpectCode;
+  let store: SourceStore;
   let who: Identity;
   let dbUrl = '';
   let drop: (() => Promise<void>) | null = null;
@@ -47,6 +56,17 @@ function guardSuite(backend: Backend) {
 
   beforeEach(async () => {
     temp = tempDir('cairn-guard-');
+    if (library === 'source') {
+      Store = SourceStore;
+      expectCode = sourceExpectCode;
+    } else {
+      Store = ((await import('../dist/store.js' as string)) as typeof import('../src/store.js')).Store;
+      expectCode = (
+        (await import(
+          '../dist/testing/expect-code.js' as string
+        )) as typeof import('../src/testing/expect-code.js')
+      ).expectCode;
+    }
     if (backend === 'sqlite') {
       store = await Store.openDir(join(temp.dir, 'store'));
       who = await store.localIdentity();
@@ -103,6 +123,10 @@ function guardSuite(backend: Backend) {
     expect(cases.length).toBeGreaterThanOrEqual(60);
     const desk = openDesk();
     const attached = await desk.attach({ dir: work });
+    const { workerFiles } = (desk as unknown as { guard: { workerFiles: number } }).guard;
+    // Each file went through the path under test: on the worker in the built library, inline from the sources.
+    if (library === 'built') expect(workerFiles).toBeGreaterThanOrEqual(cases.length);
+    else expect(workerFiles).toBe(0);
     await desk.close();
     desks.length = 0;
     const parts = storeBytes();
@@ -237,4 +261,6 @@ function guardSuite(backend: Backend) {
 }
 
 describe('desk guard on SQLite', () => guardSuite('sqlite'));
+describe('desk guard on SQLite, built library (content scans on the worker thread)', () =>
+  guardSuite('sqlite', 'built'));
 describePostgres('desk guard on PostgreSQL', () => guardSuite('postgres'));

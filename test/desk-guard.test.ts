@@ -197,6 +197,22 @@ describe('guard: secrets in file contents', () => {
     ]);
   });
 
+  it('finds credentials in large binaries wherever text runs hold them, and skips keywords that binary bytes make by chance', async () => {
+    const gh = PLANTED['GitHub token']![0];
+    // Past 64 KiB a binary window is searched around its keywords only, over the run of text bytes each lies in.
+    const binary = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < binary.length; i++) binary[i] = ((i * 7919) % 251) | 0x80; // no text byte anywhere
+    binary[16] = 0; // a NUL early on: a binary file
+    // A token between a non-letter high byte and NUL, as a string table holds it.
+    binary.write(`\xe9${gh}\x00`, 300_000, 'latin1');
+    // A PEM key with CRLF line breaks: one run of text bytes across its lines.
+    binary.write(`\x00${RSA_PEM.replace(/\n/g, '\r\n')}\x00`, 600_000, 'latin1');
+    // Keywords in runs too short to hold any credential.
+    binary.write('\x00hf_\x00sg.\x00://\x00', 900_000, 'latin1');
+    const rules = (await scanFile('assets/blob.bin', binary)).map((f) => f.rule).sort();
+    expect(rules).toEqual(['cairn:private-key', 'secretlint:github', 'secretlint:privatekey']);
+  });
+
   it('accepts a plain Uint8Array view into a larger buffer', async () => {
     const gh = PLANTED['GitHub token']![0];
     const whole = Buffer.from(`HEADER-NOT-PART-OF-FILE\nfirst\nt = '${gh}'\n`);

@@ -100,6 +100,31 @@ export function* chunkFile(path: string, size: number): Generator<Chunk> {
  */
 const windows: Buffer[] = [];
 
+/**
+ * Copies of one chunk and its look-ahead (a scan's window), each in a
+ * buffer of its own so it can move to the scan worker and back, reused once
+ * the chunk is stored: a fresh one per chunk left ~1 MiB for the garbage
+ * collector per chunk, paid by whatever ran next.
+ */
+const copies: Buffer[] = [];
+const COPY_BYTES = MAX + LOOKAHEAD;
+const COPIES_KEPT = 8;
+
+/** A copy of `window` (at most a chunk and its look-ahead) in a buffer of its own; give it back with {@link returnCopy}. */
+export function copyWindow(window: Uint8Array): Buffer {
+  const buffer = copies.pop() ?? Buffer.allocUnsafeSlow(COPY_BYTES);
+  const copy = buffer.subarray(0, window.length);
+  copy.set(window);
+  return copy;
+}
+
+/** Returns a copy from {@link copyWindow} once nothing refers to its bytes any more. */
+export function returnCopy(copy: Buffer): void {
+  if (copy.buffer.byteLength === COPY_BYTES && copies.length < COPIES_KEPT) {
+    copies.push(Buffer.from(copy.buffer, 0, COPY_BYTES));
+  }
+}
+
 function* chunkFrom(fd: number, offset: number): Generator<Chunk> {
   const buffer = windows.pop() ?? Buffer.allocUnsafe(2 * MAX);
   try {

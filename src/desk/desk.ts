@@ -50,12 +50,14 @@ import {
   dirNode,
   findDir,
   flatten,
+  LaterFiles,
   loadDir,
   redactedPaths,
   refreshEntry,
   rescan,
   type ScanContext,
   seal,
+  settleFiles,
   statKeyOf,
 } from './model.js';
 import { inBatches, ObjectStore, type PackWriter } from './objects.js';
@@ -504,6 +506,18 @@ export class Desk {
     return false;
   }
 
+  /**
+   * A full scan hands small files' content scans to the worker thread (where
+   * there is one) and reads on meanwhile; the worker is started now, so its
+   * start overlaps the first files. A scan of a few changed files stays on
+   * this thread: a worker's start would cost more than their scans.
+   */
+  private scanOffThread(ctx: ScanContext): void {
+    if (!this.guard.scansOffThread) return;
+    ctx.later = new LaterFiles();
+    this.guard.warmUp();
+  }
+
   private scanContext(h: Handle, writer: PackWriter, findings: SecretFinding[]): ScanContext {
     const text = readIgnore(h.row.path);
     if (text !== h.ignoreText) {
@@ -521,9 +535,9 @@ export class Desk {
       objects: this.objects,
       writer,
       skip: (path, isDir) => this.skipPath(h, path, isDir, findings),
-      admit: async (path, bytes, abs) => {
+      admit: async (path, bytes, abs, offThread) => {
         // skipPath already withheld any credential path: the guard judges the content only.
-        const verdict = await this.guard.admit(path, bytes, abs, true);
+        const verdict = await this.guard.admit(path, bytes, abs, true, offThread);
         findings.push(...verdict.findings);
         if (verdict.store === 'withhold') return null;
         return verdict.store === 'redacted'
@@ -543,10 +557,12 @@ export class Desk {
             return scan.findings;
           },
           feed: async (window, offset) => {
-            if (await scan.feed(window, offset)) return true;
-            if (!reported) findings.push(...scan.findings);
-            reported = true;
-            return false;
+            const scanned = await scan.feed(window, offset);
+            if (!scanned.clean && !reported) {
+              findings.push(...scan.findings);
+              reported = true;
+            }
+            return scanned;
           },
           close: () => scan.close(),
         };
@@ -556,6 +572,7 @@ export class Desk {
         findings.push(...found);
         return found.every((f) => f.action === 'kept');
       },
+      later: null,
       upper: h.upper,
       startedMs: this.now(),
       unsupported: [],
@@ -658,6 +675,7 @@ export class Desk {
       ? { dirs: new Set(), files: new Set(), deep: new Set() }
       : await this.dirtyDirs(h);
     if (dirty === 'all') {
+      this.scanOffThread(ctx);
       await rescan(ctx, h.root, '', true);
     } else {
       const listings = new Set(dirty.dirs);
@@ -692,11 +710,12 @@ export class Desk {
         }
       }
     }
+    await settleFiles(ctx);
     if (this.refusesUnderPolicy(findings)) {
       h.fullScan = true;
       this.refuseUnderPolicy(findings);
     }
-    const root = await seal(writer, h.root);
+    const root = await seal(ctx, h.root);
     const withheld = findings.filter((f) => f.action === 'withheld').map((f) => f.path);
     if (!extra.force && root === h.head.root) {
       const redacted = await redactedPaths(this.objects, h.root);
@@ -982,8 +1001,11 @@ export class Desk {
     const copy = cloneDir(h.root);
     const writer = this.objects.writer(this.now);
     writer.dryRun = true;
-    await rescan(this.scanContext(h, writer, findings), copy, '', true);
-    await seal(writer, copy);
+    const ctx = this.scanContext(h, writer, findings);
+    this.scanOffThread(ctx);
+    await rescan(ctx, copy, '', true);
+    await settleFiles(ctx);
+    await seal(ctx, copy);
     return copy;
   }
 

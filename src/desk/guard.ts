@@ -32,6 +32,7 @@ import {
   walkPack,
 } from './guard/git.js';
 import { contentPathKind, contentPathLines, credentialPathRule } from './guard/paths.js';
+import type { Span } from './guard/rules.js';
 import {
   type FindingAction,
   lineCounter,
@@ -40,6 +41,7 @@ import {
   redact,
   type SecretFinding,
   StreamScan,
+  scanWhole,
 } from './guard/scan.js';
 import { ScanWorker } from './guard/scan-pool.js';
 
@@ -143,12 +145,13 @@ export type Verdict =
 /** One file scanned window by window (files larger than one chunk). */
 export interface GuardStream {
   /**
-   * Scans the next window (this piece, then look-ahead) at `offset`; resolves
-   * false once the file must be withheld. The caller may reuse the window's
-   * buffer as soon as `feed` returns (it copies what it keeps), and may feed
-   * the next window before this one resolves.
+   * Scans the next window (this piece, then look-ahead) at `offset`; `clean`
+   * is false once the file must be withheld. The window is handed over: a
+   * buffer of the caller's own (not a view into a larger one), which may move
+   * to the scan worker's thread and comes back, the same bytes, in the
+   * result. The caller may feed the next window before this one resolves.
    */
-  feed(window: Buffer, offset: number): Promise<boolean>;
+  feed(window: Buffer, offset: number): Promise<{ clean: boolean; window: Buffer }>;
   readonly findings: SecretFinding[];
   /** Done with the file (whatever the outcome). */
   close(): void;
@@ -217,8 +220,27 @@ export class Guard {
     return null;
   }
 
-  /** The verdict on a whole file's bytes (a file that fits one chunk). `abs` locates `.git` for history findings. */
-  async admit(path: string, bytes: Buffer, abs?: string, pathChecked = false): Promise<Verdict> {
+  /**
+   * Whether {@link admit} can scan on the worker thread: a caller that does
+   * not await each verdict before reading the next file then overlaps the two.
+   */
+  get scansOffThread(): boolean {
+    return this.scanContent && this.worker() !== null;
+  }
+
+  /**
+   * The verdict on a whole file's bytes (a file that fits one chunk). `abs`
+   * locates `.git` for history findings. With `offThread`, the content scan
+   * runs on the worker where there is one (`bytes` must not change until the
+   * verdict is in).
+   */
+  async admit(
+    path: string,
+    bytes: Buffer,
+    abs?: string,
+    pathChecked = false,
+    offThread = false,
+  ): Promise<Verdict> {
     // A scan has judged the path already (its skip rule); a caller with bytes alone has not.
     const byPath = pathChecked ? null : this.pathFinding(path);
     if (byPath) return { store: 'withhold', findings: [byPath] };
@@ -247,29 +269,30 @@ export class Guard {
         return this.verdict(path, bytes, findings, null);
       }
     }
-    const scan = new StreamScan(path, { lineAt: (o) => lineIn(bytes, o) });
-    await scan.feed(bytes, 0);
+    const worker = offThread ? this.worker() : null;
+    const scan = worker ? await worker.whole(path, bytes) : await scanWhole(path, bytes);
     findings.push(...scan.findings);
     if (/key/i.test(nameOf(path)) && bytes.length <= 128 && MASTER_KEY_FILE.test(bytes.toString('latin1'))) {
       findings.push({ rule: 'cairn:master-key', path, line: 1, confidence: 'high', action: 'withheld' });
     }
     const redactable =
       kind === null && !scan.decoded && !looksBinary(bytes) && findings.every((f) => f.line > 0);
-    return this.verdict(path, bytes, findings, redactable ? scan : null);
+    return this.verdict(path, bytes, findings, redactable ? scan.spans : null);
   }
 
-  private verdict(path: string, bytes: Buffer, all: SecretFinding[], redactable: StreamScan | null): Verdict {
+  /** `spans`: where the findings are, when the file may be redacted rather than withheld. */
+  private verdict(path: string, bytes: Buffer, all: SecretFinding[], spans: readonly Span[] | null): Verdict {
     const findings = dedupe(this.keep(all, path));
     if (findings.every((f) => f.action === 'kept')) return { store: 'as-is', findings };
     // A high-confidence credential withholds its file: companions the rules do not know (the secret
     // beside an AWS key id) are often next to it. Examples (low confidence) are redacted in place.
-    if (redactable && findings.every((f) => f.confidence === 'low')) {
+    if (spans && findings.every((f) => f.confidence === 'low')) {
       const kept = new Set(findings.map((f) => `${f.rule}\n${f.line}`));
-      const spans = redactable.spans.filter((s) => kept.has(`${s.rule}\n${lineIn(bytes, s.start)}`));
-      const covered = new Set(spans.map((s) => `${s.rule}\n${lineIn(bytes, s.start)}`));
+      const found = spans.filter((s) => kept.has(`${s.rule}\n${lineIn(bytes, s.start)}`));
+      const covered = new Set(found.map((s) => `${s.rule}\n${lineIn(bytes, s.start)}`));
       // Redaction is sound only when every finding has its span: anything else withholds the file.
       if (covered.size === kept.size) {
-        return { store: 'redacted', bytes: redact(bytes, spans), findings: mark(findings, 'redacted') };
+        return { store: 'redacted', bytes: redact(bytes, found), findings: mark(findings, 'redacted') };
       }
     }
     return { store: 'withhold', findings: mark(findings, 'withheld') };
@@ -295,7 +318,8 @@ export class Guard {
           return findings;
         },
         async feed(window, offset) {
-          return settle(await worker.feed(file, path, abs, window, offset));
+          const scanned = await worker.feed(file, path, abs, window, offset);
+          return { clean: settle(scanned.findings), window: scanned.window };
         },
         close: () => worker.end(file),
       };
@@ -307,12 +331,11 @@ export class Guard {
         return findings;
       },
       feed(window, offset) {
-        if (!guard.scanContent) return Promise.resolve(true);
-        // Windows are scanned in order; a copy, since the caller reuses the buffer.
-        const copy = Buffer.from(window);
+        if (!guard.scanContent) return Promise.resolve({ clean: true, window });
+        // Windows are scanned in order.
         const done = queue.then(async () => {
-          await scan.feed(copy, offset);
-          return settle(scan.findings);
+          await scan.feed(window, offset);
+          return { clean: settle(scan.findings), window };
         });
         queue = done.catch(() => undefined);
         return done;
@@ -329,9 +352,19 @@ export class Guard {
     return this.scanWorker;
   }
 
+  /** Starts the scan worker now (where there is one), ahead of the scans that will need it. */
+  warmUp(): void {
+    if (this.scanContent) this.worker()?.warm();
+  }
+
   /** Windows scanned on the worker thread so far (benchmarks and tests). */
   get workerWindows(): number {
     return this.scanWorker?.windows ?? 0;
+  }
+
+  /** Small files scanned on the worker thread so far (benchmarks and tests). */
+  get workerFiles(): number {
+    return this.scanWorker?.wholeFiles ?? 0;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { chunkFile, digestOf, SMALL_FILE } from './chunker.js';
+import { CairnError } from '../errors.js';
+import { chunkFile, copyWindow, digestOf, returnCopy, SMALL_FILE } from './chunker.js';
 import type { GuardStream } from './guard.js';
 import type { ObjectStore, PackWriter } from './objects.js';
 import { EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
@@ -69,9 +70,22 @@ export interface ScanContext {
   skip(path: string, isDir: boolean): boolean;
   /**
    * The guard on one file that fits a chunk: the bytes to store (the same,
-   * or a redacted copy), or null to keep the file out. `abs` is its path on disk.
+   * or a redacted copy), or null to keep the file out. `abs` is its path on
+   * disk. With `offThread`, the content scan runs on another thread (`bytes`
+   * must then stay unchanged until it resolves).
    */
-  admit(path: string, bytes: Buffer, abs: string): Promise<{ bytes: Buffer; redacted: boolean } | null>;
+  admit(
+    path: string,
+    bytes: Buffer,
+    abs: string,
+    offThread?: boolean,
+  ): Promise<{ bytes: Buffer; redacted: boolean } | null>;
+  /**
+   * Files that fit a chunk whose verdicts are still out, when the guard scans
+   * off this thread (null: each verdict is awaited in turn). They are settled
+   * by {@link settleFiles}, which must run before {@link seal}.
+   */
+  later: LaterFiles | null;
   /** The guard on an entry's name (and a symlink's target): false keeps the entry out. */
   admitName(path: string, target: string | null): Promise<boolean>;
   /** The guard on a file larger than a chunk, window by window. */
@@ -171,15 +185,108 @@ export async function findDir(objects: ObjectStore, root: DirNode, path: string)
   return chain;
 }
 
-/** Chunks of a large file read and hashed ahead of their scan's verdict (each held in memory meanwhile). */
-const VERDICTS_AHEAD = 3;
+/**
+ * Bytes of a large file's chunks read and hashed ahead of their scans'
+ * verdicts (held in memory meanwhile): enough that the first large file of a
+ * scan does not wait for the scan worker to start.
+ */
+const AHEAD_BYTES = 24 * 1024 * 1024;
 
-async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<FileNode | null> {
+/** Files read and hashed ahead of their verdicts: at most this many, or this many bytes held, at once. */
+const LATER_FILES = 2048;
+const LATER_BYTES = 32 * 1024 * 1024;
+
+interface LaterFile {
+  /** Bytes held in memory until the verdict. */
+  bytes: number;
+  /** Waits for the verdict and stores what it admits; false when it withheld the file. Handles its own rejections' ordering. */
+  finish: () => Promise<boolean>;
+  /** Takes the entry out of its directory (the verdict withheld it). */
+  remove: () => void;
+}
+
+/**
+ * Files whose verdicts are out, in the order they were read. Each is in the
+ * model already (its directory marked changed); settling stores what its
+ * verdict admits (a redacted copy under its own digest) or takes the entry
+ * out. What they hold waits in memory, bounded: past LATER_FILES or
+ * LATER_BYTES, all outstanding are settled.
+ */
+export class LaterFiles {
+  private items: LaterFile[] = [];
+  private bytes = 0;
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  async add(ctx: ScanContext, item: LaterFile): Promise<void> {
+    this.items.push(item);
+    this.bytes += item.bytes;
+    if (this.items.length >= LATER_FILES || this.bytes >= LATER_BYTES) await this.settle(ctx);
+  }
+
+  async settle(ctx: ScanContext): Promise<void> {
+    const items = this.items;
+    this.items = [];
+    this.bytes = 0;
+    for (const item of items) {
+      if (await item.finish()) ctx.onFile?.();
+      else item.remove();
+    }
+  }
+}
+
+/** Settles every file whose verdict is still out (see {@link ScanContext.later}); call it before {@link seal}. */
+export async function settleFiles(ctx: ScanContext): Promise<void> {
+  await ctx.later?.settle(ctx);
+}
+
+/**
+ * Reads and hashes one file. Returns null when the guard keeps it out, and
+ * `later: true` when its verdict is still out (it is in `ctx.later`, and
+ * `remove` runs if the verdict withholds it).
+ */
+async function hashFile(
+  ctx: ScanContext,
+  path: string,
+  st: Stats,
+  remove: () => void,
+): Promise<{ node: FileNode; later: boolean } | null> {
   const abs = join(ctx.root, path);
   if (!(await ctx.admitPack(path, abs))) return null;
   const chunks: string[] = [];
   let size = 0;
   let redacted = false;
+  const exec = (st.mode & 0o100) !== 0;
+  if (st.size <= SMALL_FILE && ctx.later) {
+    const [chunk] = chunkFile(abs, st.size);
+    if (chunk) {
+      // Owned bytes (a small file is read into its own buffer), kept unchanged until the verdict.
+      const node: FileNode = {
+        kind: 'file',
+        size: chunk.bytes.length,
+        exec,
+        chunks: [chunk.digest],
+        stat: statKeyOf(st, ctx.startedMs),
+      };
+      const verdict = ctx.admit(path, chunk.bytes, abs, true);
+      // Handled from the start: a failed verdict is seen when it is settled, never unhandled before.
+      verdict.catch(() => null);
+      const finish = async () => {
+        const admitted = await verdict;
+        if (!admitted) return false;
+        const digest = admitted.redacted ? digestOf(admitted.bytes) : chunk.digest;
+        await ctx.writer.add(digest, 'chunk', admitted.bytes, true);
+        node.chunks = [digest];
+        node.size = admitted.bytes.length;
+        if (admitted.redacted) node.redacted = true;
+        return true;
+      };
+      await ctx.later.add(ctx, { bytes: chunk.bytes.length, finish, remove });
+      return { node, later: true };
+    }
+  }
   if (st.size <= SMALL_FILE) {
     // A small file is read as one chunk whatever it holds by then (it may have shrunk): the guard sees
     // exactly the bytes that are stored.
@@ -198,60 +305,81 @@ async function hashFile(ctx: ScanContext, path: string, st: Stats): Promise<File
   } else {
     // Each chunk is scanned with a look-ahead into the next, and stored only once its scan came back
     // clean; on a finding the file is withheld (chunks already stored hold none of it but clean
-    // bytes). Up to VERDICTS_AHEAD verdicts stay outstanding: the next chunks are read and hashed
-    // while the scan of this one runs (on the scan worker, for large files).
+    // bytes). Up to AHEAD_BYTES of chunks wait for their verdicts: the next chunks are read and
+    // hashed while the scan of this one runs (on the scan worker, for large files).
     const scan = ctx.stream(path, abs, st.size);
-    type Pending = { digest: string; bytes: Buffer; clean: Promise<boolean> };
+    type Pending = {
+      digest: string;
+      length: number;
+      held: number;
+      scanned: Promise<{ clean: boolean; window: Buffer }>;
+    };
     const pending: Pending[] = [];
+    let held = 0;
     const store = async (chunk: Pending) => {
-      if (!(await chunk.clean)) return false;
-      await ctx.writer.add(chunk.digest, 'chunk', chunk.bytes, true);
+      held -= chunk.held;
+      const { clean, window } = await chunk.scanned;
+      if (!clean) return false;
+      // Chunks of a large file are past the writer's direct size: it copies them into the pack.
+      await ctx.writer.add(chunk.digest, 'chunk', window.subarray(0, chunk.length), false);
+      returnCopy(window);
       chunks.push(chunk.digest);
-      size += chunk.bytes.length;
+      size += chunk.length;
       return true;
     };
     const drain = async () => {
-      for (const chunk of pending) await chunk.clean.catch(() => false);
+      for (const chunk of pending) await chunk.scanned.catch(() => null);
     };
     try {
       let offset = 0;
       for (const chunk of chunkFile(abs, st.size)) {
-        const clean = scan.feed(chunk.window ?? chunk.bytes, offset);
+        // One copy of the read window (the chunk, then look-ahead), in a buffer of its own: it goes
+        // to the scan and comes back, and the chunk stored is its first part.
+        const window = copyWindow(chunk.window ?? chunk.bytes);
+        const scanned = scan.feed(window, offset);
         // Handled from the start: a verdict that fails while an earlier chunk is being stored is
         // still seen by its own `await`, and never rejects unhandled in between.
-        clean.catch(() => false);
+        scanned.catch(() => null);
         offset += chunk.bytes.length;
-        // Kept past the next read, so a view of the read window is copied.
-        pending.push({
-          digest: chunk.digest,
-          bytes: chunk.owned ? chunk.bytes : Buffer.from(chunk.bytes),
-          clean,
+        pending.push({ digest: chunk.digest, length: chunk.bytes.length, held: window.length, scanned });
+        held += window.length;
+        if (held > AHEAD_BYTES && !(await store(pending.shift() as Pending))) {
+          await drain();
+          return null;
+        }
+      }
+      const finish = async () => {
+        while (pending.length > 0) {
+          if (!(await store(pending.shift() as Pending))) {
+            await drain();
+            return false;
+          }
+        }
+        return true;
+      };
+      if (ctx.later && pending.length > 0) {
+        // The last verdicts are settled with the files read after this one: the next file is read meanwhile.
+        const node: FileNode = { kind: 'file', size: 0, exec, chunks, stat: statKeyOf(st, ctx.startedMs) };
+        await ctx.later.add(ctx, {
+          bytes: held,
+          finish: async () => {
+            const clean = await finish();
+            node.size = size;
+            return clean;
+          },
+          remove,
         });
-        if (pending.length > VERDICTS_AHEAD && !(await store(pending.shift() as Pending))) {
-          await drain();
-          return null;
-        }
+        return { node, later: true };
       }
-      while (pending.length > 0) {
-        if (!(await store(pending.shift() as Pending))) {
-          await drain();
-          return null;
-        }
-      }
+      if (!(await finish())) return null;
     } finally {
       scan.close();
     }
   }
   ctx.onFile?.();
-  const node: FileNode = {
-    kind: 'file',
-    size,
-    exec: (st.mode & 0o100) !== 0,
-    chunks,
-    stat: statKeyOf(st, ctx.startedMs),
-  };
+  const node: FileNode = { kind: 'file', size, exec, chunks, stat: statKeyOf(st, ctx.startedMs) };
   if (redacted) node.redacted = true;
-  return node;
+  return { node, later: false };
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -359,10 +487,14 @@ async function updateEntry(
     ) {
       return { kept: true, changed: false };
     }
-    const hashed = await hashFile(ctx, rel, st);
+    const hashed = await hashFile(ctx, rel, st, () => {
+      if (children.get(name) === hashed?.node) children.delete(name);
+    });
     if (!hashed) return { kept: false, changed: false };
-    children.set(name, hashed);
-    return { kept: true, changed: !(existing?.kind === 'file' && sameFile(existing, hashed)) };
+    children.set(name, hashed.node);
+    // A file whose verdict is out may yet be withheld or redacted: its directory is sealed again either way.
+    if (hashed.later) return { kept: true, changed: true };
+    return { kept: true, changed: !(existing?.kind === 'file' && sameFile(existing, hashed.node)) };
   }
   if (st.isSymbolicLink()) {
     if (existing?.kind === 'symlink' && unchanged(existing.stat, st)) return { kept: true, changed: false };
@@ -392,8 +524,21 @@ async function sameAsLower(ctx: ScanContext, path: string, node: FileNode, st: S
   return true;
 }
 
-/** Computes the digests of changed directories bottom-up, queueing their tree objects. */
-export async function seal(writer: PackWriter, node: DirNode): Promise<string> {
+/**
+ * Computes the digests of changed directories bottom-up, queueing their tree
+ * objects. Every file's verdict must be in ({@link settleFiles}).
+ */
+export async function seal(ctx: Pick<ScanContext, 'writer' | 'later'>, node: DirNode): Promise<string> {
+  if ((ctx.later?.size ?? 0) > 0) {
+    throw new CairnError(
+      'INTERNAL',
+      'a tree was sealed while file verdicts were still out; this is a bug in Cairn',
+    );
+  }
+  return sealDir(ctx.writer, node);
+}
+
+async function sealDir(writer: PackWriter, node: DirNode): Promise<string> {
   if (node.tree !== null) return node.tree;
   const items: TreeItem[] = [];
   let files = 0;
@@ -409,7 +554,7 @@ export async function seal(writer: PackWriter, node: DirNode): Promise<string> {
     } else if (child.kind === 'symlink') {
       items.push({ name, kind: 'symlink', target: child.target });
     } else {
-      const tree = await seal(writer, child);
+      const tree = await sealDir(writer, child);
       const below = child.redacted ?? 0;
       const marker = below > 0 ? { redacted: below } : {};
       items.push({ name, kind: 'dir', tree, files: child.files, bytes: child.bytes, ...marker });

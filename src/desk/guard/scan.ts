@@ -42,6 +42,12 @@ const REGION_BEFORE = 4096;
 const REGION_AFTER = 16 * 1024;
 /** Binary windows up to this size are scanned whole when keywords hit. */
 const WHOLE_BINARY = 64 * 1024;
+/** Bytes a credential is made of, in a binary window: printable ASCII, tab and line breaks. */
+const TEXT_BYTE = new Uint8Array(256).map((_, b) =>
+  (b >= 0x20 && b <= 0x7e) || b === 9 || b === 10 || b === 13 ? 1 : 0,
+);
+/** Runs of text bytes shorter than this hold no credential a rule reports (the shortest are about 10 bytes). */
+const MIN_TEXT_RUN = 8;
 
 const SECRETLINT_COUNT = SECRETLINT_RULES.length;
 let automaton: ReturnType<typeof buildAutomaton> | null = null;
@@ -59,13 +65,22 @@ export async function scanView(view: Buffer, path: string, binary: boolean): Pro
   if (!binary || hits.overflow || view.length <= WHOLE_BINARY) regions.push([0, view.length]);
   else {
     for (const p of hits.positions) {
-      const start = Math.max(0, p - REGION_BEFORE);
-      const end = Math.min(view.length, p + REGION_AFTER);
+      // A credential is text: the rules run over the run of text bytes the keyword lies in, when
+      // it is long enough to hold one. Keywords that turn up by chance in binary bytes sit in runs
+      // of a few bytes, so they cost nothing more.
+      let start = p - 1;
+      const floor = Math.max(0, p - REGION_BEFORE);
+      while (start > floor && TEXT_BYTE[view[start - 1] as number] === 1) start--;
+      let end = p;
+      const ceiling = Math.min(view.length, p + REGION_AFTER);
+      while (end < ceiling && TEXT_BYTE[view[end] as number] === 1) end++;
+      if (end - start < MIN_TEXT_RUN) continue;
       const last = regions[regions.length - 1];
       if (last && start <= last[1]) last[1] = Math.max(last[1], end);
       else regions.push([start, end]);
     }
   }
+  if (regions.length === 0) return [];
   const lint = hits.rules.filter((r) => r < SECRETLINT_COUNT);
   const own = hits.rules.filter((r) => r >= SECRETLINT_COUNT).map((r) => OWN_RULES[r - SECRETLINT_COUNT]!);
   const spans: Span[] = [];
@@ -204,6 +219,20 @@ export class StreamScan {
       action: 'withheld',
     });
   }
+}
+
+/** What a scan of one whole file (a file that fits one chunk) found: the findings, their spans, and whether the text was decoded. */
+export interface WholeScan {
+  findings: SecretFinding[];
+  spans: Span[];
+  decoded: boolean;
+}
+
+/** Scans one whole file's bytes (line numbers counted in them): the same scan on either thread. */
+export async function scanWhole(path: string, bytes: Buffer): Promise<WholeScan> {
+  const scan = new StreamScan(path, { lineAt: (o) => lineIn(bytes, o) });
+  await scan.feed(bytes, 0);
+  return { findings: scan.findings, spans: scan.spans, decoded: scan.decoded };
 }
 
 /** Line (1-based) of `offset` in `bytes`. */
