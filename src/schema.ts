@@ -30,6 +30,8 @@ const text = (min: number, max: number) =>
 export const SessionId = id('ss');
 export const TokenId = id('tk');
 export const EventId = id('ev');
+export const ApprovalId = id('ap');
+export const GrantId = id('gr');
 export const BranchName = z
   .string()
   .regex(
@@ -148,12 +150,25 @@ export const CreateTokenInput = z
     },
   );
 
+/** An operation that takes nothing. */
+export const NoInput = z.object({}).strict();
+export const GetSessionInput = z.object({ session: SessionId }).strict();
+export const GetEventInput = z.object({ event: EventId }).strict();
+export const ListBranchesInput = z.object({ session: SessionId }).strict();
+export const BranchHistoryInput = z.object({ session: SessionId, branch: BranchName }).strict();
+export const RevokeTokenInput = z.object({ token: TokenId }).strict();
+
 /** A person's decision on a held request. */
-export const DecisionInput = z.object({ note: text(0, 500).default('') }).strict();
-export const RevokeGrantInput = z.object({ reason: text(0, 500).default('') }).strict();
+export const DecisionInput = z.object({ approval: ApprovalId, note: text(0, 500).default('') }).strict();
+export const RevokeGrantInput = z.object({ grant: GrantId, reason: text(0, 500).default('') }).strict();
 export const ApprovalStateFilter = z
   .enum(['pending', 'approved', 'denied', 'expired', 'used', 'all'])
   .default('pending');
+export const ListApprovalsInput = z.object({ state: ApprovalStateFilter }).strict();
+export const GetApprovalInput = z.object({ approval: ApprovalId }).strict();
+export const ListGrantsInput = z
+  .object({ session: SessionId.optional(), branch: BranchName.optional() })
+  .strict();
 
 export type CreateSessionInput = z.input<typeof CreateSessionInput>;
 export type ListSessionsInput = z.input<typeof ListSessionsInput>;

@@ -205,7 +205,7 @@ async function verifyWriterStore(
       if (!stored) expect.fail(`${where}: acknowledged append ${key} (${ack.id}) is missing from main`);
       if (stored.id !== ack.id)
         expect.fail(`${where}: append ${key} was acknowledged as ${ack.id} but main holds ${stored.id}`);
-      const event = await fabric.getEvent(ack.id);
+      const event = await fabric.getEvent({ event: ack.id });
       if (event.idempotencyKey !== key || (event.payload as { i: number }).i !== ack.i) {
         expect.fail(`${where}: getEvent(${ack.id}) returned ${JSON.stringify(event)} for ack ${key}`);
       }
@@ -469,7 +469,7 @@ describe('kill -9 of a server', () => {
                   `${where}: acknowledged ${ack.idempotencyKey} (${ack.id}, seq ${ack.seq}) is missing from main`,
                 );
               }
-              const event = await fabric.getEvent(ack.id);
+              const event = await fabric.getEvent({ event: ack.id });
               expect(event.seq).toBe(ack.seq);
               expect(event.payload).toEqual(ack.payload);
             }

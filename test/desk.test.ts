@@ -345,7 +345,7 @@ function deskSuite(backend: Backend) {
         expect(readdirSync(work).sort()).toEqual(['shared.txt', 'src']);
         // Nothing reached the store until a checkpoint.
         expect((await allBlobBytes()).length).toBe(blobsBefore);
-        const branches = await store.fabric(who).listBranches(workspace.session);
+        const branches = await store.fabric(who).listBranches({ session: workspace.session });
         expect(branches.length).toBe(4);
         for (const f of forks) await desk.detach(f.workspace.id, { discard: true });
         expect(mounts()).toEqual([]);

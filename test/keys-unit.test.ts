@@ -144,7 +144,9 @@ describe('grants and the unit of work', () => {
     expect(refused.message).toMatch(/hand its grants to forks/);
     expect((await desk.listWorkspaces()).map((w) => w.branch)).toEqual(['main']);
     expect(
-      (await store.fabric(await store.localIdentity()).listBranches(ws.session)).map((b) => b.name),
+      (await store.fabric(await store.localIdentity()).listBranches({ session: ws.session })).map(
+        (b) => b.name,
+      ),
     ).toEqual(['main']);
   });
 

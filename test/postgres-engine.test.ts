@@ -375,7 +375,7 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
     });
 
     it("a fabric of tenant A cannot reach B's session", async () => {
-      await expectCairnError(a.fabric.getSession(b.session), 'NOT_FOUND');
+      await expectCairnError(a.fabric.getSession({ session: b.session }), 'NOT_FOUND');
       await expectCairnError(a.fabric.append({ session: b.session, kind: 'note' }), 'NOT_FOUND');
       expect((await a.fabric.verifyAudit()).ok).toBe(true);
       expect((await b.fabric.verifyAudit()).ok).toBe(true);

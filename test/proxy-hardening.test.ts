@@ -776,19 +776,30 @@ function hardeningSuite(backend: Backend) {
     expect(ruleOf(over.body.toString())).toBe('spool_full');
     for (const a of await keys.listApprovals()) await keys.decide(a.id, 'deny');
     expect((await big).status).toBe(403);
-    // Released: the same body goes through to its approval now.
-    const again = rawRequest(proxy.url, {
-      method: 'POST',
-      path: '/billing/upload',
-      headers: { 'x-cairn-handle': other },
-      body: Buffer.alloc(400 * 1024, 'o'),
-    });
+    // Released: the same body goes through to its approval now. The client may see the 403 before the
+    // proxy has let go of the held body, so a refusal as full is retried for a short while.
+    const send = () =>
+      rawRequest(proxy.url, {
+        method: 'POST',
+        path: '/billing/upload',
+        headers: { 'x-cairn-handle': other },
+        body: Buffer.alloc(400 * 1024, 'o'),
+      });
+    let again = send();
+    for (let tries = 0; tries < 100; tries++) {
+      const settled = await Promise.race([again, new Promise<null>((r) => setTimeout(() => r(null), 50))]);
+      if (settled === null || ruleOf(settled.body.toString()) !== 'spool_full') break;
+      again = send();
+    }
     await waitPending(1);
     for (const a of await keys.listApprovals()) await keys.decide(a.id, 'deny');
     expect((await again).status).toBe(403);
     const denials = await audit('keys.deny');
     expect(denials.filter((d) => d.rule === 'spool_per_handle')).toMatchObject([{ branch: 'spool-w' }]);
-    expect(denials.filter((d) => d.rule === 'spool_full')).toMatchObject([{ branch: 'spool-o' }]);
+    // One for the body refused above, and one per retry of the released case, if any: all of spool-o.
+    const full = denials.filter((d) => d.rule === 'spool_full');
+    expect(full.length).toBeGreaterThanOrEqual(1);
+    expect(full.map((d) => d.branch)).toEqual(full.map(() => 'spool-o'));
     expect(live.seen).toHaveLength(0);
   });
 

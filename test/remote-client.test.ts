@@ -42,6 +42,6 @@ describe('remote client transport errors', () => {
     expect(await codeOf(client.append({ session: 'ss_00000000000000000000000000', kind: 'x' }))).toBe(
       'IN_DOUBT',
     );
-    expect(await codeOf(client.getSession('ss_00000000000000000000000000'))).toBe('UNAVAILABLE');
+    expect(await codeOf(client.getSession({ session: 'ss_00000000000000000000000000' }))).toBe('UNAVAILABLE');
   });
 });

@@ -97,13 +97,13 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
     expect(await notes(ws.session, ws.branch)).toEqual(['one', 'two']);
 
     // Every restore is a recorded head move; the old heads stay readable.
-    const history = await fabric.branchHistory(ws.session, ws.branch);
+    const history = await fabric.branchHistory({ session: ws.session, branch: ws.branch });
     expect(history.filter((h) => h.op === 'move').map((h) => h.headAfter)).toEqual([
       cp1.id,
       cp2.id,
       back.undo,
     ]);
-    expect((await fabric.getEvent(forward.before.id)).kind).toBe('cairn.unit.checkpoint');
+    expect((await fabric.getEvent({ event: forward.before.id })).kind).toBe('cairn.unit.checkpoint');
     expect((await store.fabric(who).verifyAudit()).ok).toBe(true);
   });
 
@@ -164,7 +164,9 @@ function restoreSuite(backend: 'sqlite' | 'postgres') {
     expect(lost.map((o) => o.reason.code)).toEqual(['CONFLICT']);
     expect((await desk.listSnapshots(ws.id)).length).toBe(snapshots + 2); // the winner's before + restore
     // One head move, the winner's.
-    const moves = (await fabric.branchHistory(ws.session, ws.branch)).filter((h) => h.op === 'move');
+    const moves = (await fabric.branchHistory({ session: ws.session, branch: ws.branch })).filter(
+      (h) => h.op === 'move',
+    );
     expect(moves).toHaveLength(1);
 
     // An append that slips in between the plan and the commit: CONFLICT, and only the append is recorded.

@@ -88,7 +88,7 @@ describe('the unit of work', () => {
     expect(done.before.label).toMatch(/before restore/);
     // The log head moved back to the checkpoint: the steps after it are off the branch's path.
     expect((await Journal.open(fabric, { session: ws.session, branch: ws.branch })).steps()).toEqual([]);
-    const history = await fabric.branchHistory(ws.session, ws.branch);
+    const history = await fabric.branchHistory({ session: ws.session, branch: ws.branch });
     expect(history.at(-1)).toMatchObject({ op: 'move', headAfter: start.id });
   });
 
@@ -107,7 +107,9 @@ describe('the unit of work', () => {
     expect(tail.split('\n')).toHaveLength(40);
     expect(tail).toContain('assertion failed: total');
     expect(tail).not.toContain('line 50\n');
-    expect(JSON.stringify((await fabric.getEvent(failed.id)).payload)).not.toContain('assertion failed');
+    expect(JSON.stringify((await fabric.getEvent({ event: failed.id })).payload)).not.toContain(
+      'assertion failed',
+    );
     expect((await units.get(failed.id)).evidence.checks[0]).not.toHaveProperty('outputTail');
     await expectCode(units.fork(failed.id, { branches: 1, dirRoot: join(temp.dir, 'forks') }), 'CONFLICT');
     await expectCode(units.restore(failed.id), 'CONFLICT');

@@ -94,7 +94,7 @@ const tokenRevoke: FabricCommand = {
   flags: [],
   summary: 'revoke a token at once (members: their own; admins: any in the tenant)',
   async run(fabric, { positionals, out }) {
-    const revoked = await fabric.revokeToken(positionals[0]!);
+    const revoked = await fabric.revokeToken({ token: positionals[0]! });
     out.result(
       revoked,
       `token ${revoked.id} of principal ${revoked.principal} revoked at ${isoTime(revoked.revokedAt)}`,
@@ -158,8 +158,8 @@ const sessionShow: FabricCommand = {
   summary: 'show a session and its branches',
   async run(fabric, { positionals, out }) {
     const id = positionals[0]!;
-    const session = await fabric.getSession(id);
-    const branches = await fabric.listBranches(id);
+    const session = await fabric.getSession({ session: id });
+    const branches = await fabric.listBranches({ session: id });
     const lines = [
       ...sessionLines(session),
       'branches:',
@@ -324,7 +324,7 @@ const branchList: FabricCommand = {
   summary: 'list the branches of a session: name, head seq, head event, fork point',
   async run(fabric, { positionals, out }) {
     const session = positionals[0]!;
-    const branches = await fabric.listBranches(session);
+    const branches = await fabric.listBranches({ session });
     out.result({ session, branches }, table(branchRows(branches)));
     return EXIT.ok;
   },
@@ -338,7 +338,7 @@ const branchHistory: FabricCommand = {
   summary: 'show how a branch head moved (create, fork, rewind, move), oldest first',
   async run(fabric, { positionals, out }) {
     const [session, branch] = positionals as [string, string];
-    const history = await fabric.branchHistory(session, branch);
+    const history = await fabric.branchHistory({ session, branch });
     const rows = history.map((h) => [
       isoTime(h.at),
       h.op,

@@ -1,21 +1,8 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CairnError, type CairnErrorJSON } from '../errors.js';
-import type { Fabric } from '../fabric.js';
 import { toJsonText } from '../json.js';
-import type * as schema from '../schema.js';
-import type {
-  AppendResult,
-  AuditReport,
-  Branch,
-  CairnEvent,
-  CreatedToken,
-  EventPage,
-  Identity,
-  RefLogEntry,
-  RevokedToken,
-  Session,
-  SessionPage,
-} from '../types.js';
+import type { Client, Op } from '../ops/op.js';
+import { inputJsonSchema, OPERATIONS, type Operations, opTitle } from '../ops/table.js';
 
 export interface ConnectOptions {
   /** Base URL of a `cairn serve`, e.g. http://127.0.0.1:7070 */
@@ -34,8 +21,14 @@ function query(params: Record<string, string | number | undefined>): string {
     : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
 }
 
-/** The fabric over HTTP: the same interface as the embedded one, errors included. */
-export class RemoteFabric implements Fabric {
+/**
+ * The fabric over HTTP: the same interface as the embedded one (one method
+ * per operation of the table), errors included.
+ */
+export interface RemoteFabric extends Client<Operations> {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the methods come from the table (the interface above), assigned in the constructor.
+export class RemoteFabric {
   private readonly base: string;
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
@@ -46,6 +39,11 @@ export class RemoteFabric implements Fabric {
     this.headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const methods: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {};
+    for (const [name, operation] of Object.entries(OPERATIONS)) {
+      methods[name] = (input) => this.invoke(operation, input);
+    }
+    Object.assign(this, methods);
   }
 
   /** One HTTP exchange over a keep-alive connection; resolves with status and body text. */
@@ -143,76 +141,26 @@ export class RemoteFabric implements Fabric {
     );
   }
 
-  whoami(): Promise<Identity> {
-    return this.call('GET', '/v1/whoami');
-  }
-
-  createSession(input: schema.CreateSessionInput = {}): Promise<Session> {
-    return this.call('POST', '/v1/sessions', input);
-  }
-
-  listSessions(input: schema.ListSessionsInput = {}): Promise<SessionPage> {
-    return this.call('GET', `/v1/sessions${query({ limit: input.limit, after: input.after })}`);
-  }
-
-  getSession(id: string): Promise<Session> {
-    return this.call('GET', `/v1/sessions/${seg(id)}`);
-  }
-
-  append(input: schema.AppendInput): Promise<AppendResult> {
-    const { session, ...body } = input;
-    return this.call('POST', `/v1/sessions/${seg(session)}/events`, body);
-  }
-
-  readBranch(input: schema.ReadBranchInput): Promise<EventPage> {
-    const path = `/v1/sessions/${seg(input.session)}/branches/${seg(input.branch ?? 'main')}/events`;
-    return this.call('GET', `${path}${query({ from: input.from, limit: input.limit })}`);
-  }
-
-  getEvent(id: string): Promise<CairnEvent> {
-    return this.call('GET', `/v1/events/${seg(id)}`);
-  }
-
-  fork(input: schema.ForkInput): Promise<Branch> {
-    const { session, ...body } = input;
-    return this.call('POST', `/v1/sessions/${seg(session)}/branches`, body);
-  }
-
-  rewind(input: schema.RewindInput): Promise<Branch> {
-    const { session, branch, ...body } = input;
-    return this.call('POST', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/rewind`, body);
-  }
-
-  moveHead(input: schema.MoveHeadInput): Promise<Branch> {
-    const { session, branch, ...body } = input;
-    return this.call('POST', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/move`, body);
-  }
-
-  readPath(input: schema.ReadPathInput): Promise<EventPage> {
-    return this.call(
-      'GET',
-      `/v1/events/${seg(input.to)}/path${query({ from: input.from, limit: input.limit })}`,
-    );
-  }
-
-  listBranches(session: string): Promise<Branch[]> {
-    return this.call('GET', `/v1/sessions/${seg(session)}/branches`);
-  }
-
-  branchHistory(session: string, branch: string): Promise<RefLogEntry[]> {
-    return this.call('GET', `/v1/sessions/${seg(session)}/branches/${seg(branch)}/history`);
-  }
-
-  createToken(input: schema.CreateTokenInput = {}): Promise<CreatedToken> {
-    return this.call('POST', '/v1/tokens', input);
-  }
-
-  revokeToken(id: string): Promise<RevokedToken> {
-    return this.call('POST', `/v1/tokens/${seg(id)}/revoke`);
-  }
-
-  verifyAudit(): Promise<AuditReport> {
-    return this.call('GET', '/v1/audit/verify');
+  /**
+   * One operation over HTTP, as the table binds it: path fields into the
+   * path (a field left out takes its default), the rest into the query (GET)
+   * or the JSON body (POST). The server validates; what comes back is the
+   * answer or the typed error.
+   */
+  private invoke(operation: Op, input: Record<string, unknown> = {}): Promise<unknown> {
+    const { method, path } = operation.http;
+    const rest: Record<string, unknown> = { ...input };
+    const defaults = inputJsonSchema(operation).properties ?? {};
+    const url = path.replace(/\{(\w+)\}/g, (_, field: string) => {
+      const value = rest[field] ?? defaults[field]?.default;
+      delete rest[field];
+      if (typeof value !== 'string' || value === '') {
+        throw new CairnError('INVALID_ARGUMENT', `${opTitle(operation.name)}: ${field}: required`, { field });
+      }
+      return seg(value);
+    });
+    if (method === 'GET') return this.call('GET', `${url}${query(rest as Record<string, string | number>)}`);
+    return this.call('POST', url, rest);
   }
 
   async close(): Promise<void> {

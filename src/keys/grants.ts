@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import { invalidArgument as invalid } from '../errors.js';
+import type * as shape from '../ops/shapes.js';
 
 /**
  * Grants: what one branch may do with one credential (DESIGN §6). A grant is
@@ -13,37 +15,11 @@ export type ApprovalPolicy = 'none' | 'each-write';
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export interface Allow {
-  /** Upstream hosts (`host` or `host:port`, lower case) requests may go to. */
-  hosts: string[];
-  /** HTTP methods, upper case. */
-  methods: string[];
-  /** Path prefixes, each starting with `/`; `/` allows every path. */
-  pathPrefixes: string[];
-}
+/** Upstream hosts (lower case), HTTP methods (upper case) and path prefixes (each starting with `/`) a grant allows. */
+export type Allow = Grant['allow'];
 
-export interface Grant {
-  id: string;
-  /** The grant this one narrows; '' for a root grant. */
-  parent: string;
-  session: string;
-  branch: string;
-  /** Credential name. */
-  credential: string;
-  mode: GrantMode;
-  approval: ApprovalPolicy;
-  allow: Allow;
-  expiresAt: number | null;
-  maxUses: number | null;
-  uses: number;
-  /** The person the branch acts for (the principal who issued the root grant). */
-  onBehalfOf: string;
-  createdBy: string;
-  createdAt: number;
-  revokedAt: number | null;
-  revokedBy: string;
-  revokeReason: string;
-}
+/** What one branch may do with one credential (its one declaration: ops/shapes.ts). */
+export type Grant = z.output<typeof shape.Grant>;
 
 export type GrantState = 'active' | 'revoked' | 'expired' | 'exhausted';
 

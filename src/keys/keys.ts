@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId, newSecret } from '../ids.js';
+import type * as shape from '../ops/shapes.js';
 import { BranchName, CredentialName } from '../schema.js';
 import { type Engine, placeholders, RetryTransaction, type SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
@@ -66,26 +68,8 @@ export interface ProxyOptionsOfCredential {
   maxBodyBytes: number | null;
 }
 
-export interface Approval {
-  id: string;
-  grant: string;
-  session: string;
-  branch: string;
-  credential: string;
-  method: string;
-  url: string;
-  bodyDigest: string;
-  bodyBytes: number;
-  /** The body with every value that looks secret (and every vault value) replaced: for a person to read. */
-  preview: string;
-  state: 'pending' | 'approved' | 'denied' | 'expired' | 'used';
-  requestedBy: string;
-  requestedAt: number;
-  expiresAt: number;
-  decidedBy: string;
-  decidedAt: number | null;
-  usedAt: number | null;
-}
+/** A request held for a person's decision (its one declaration: ops/shapes.ts). */
+export type Approval = z.output<typeof shape.Approval>;
 
 export interface Handle {
   id: string;

@@ -1,12 +1,11 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { CairnError, HTTP_STATUS } from '../errors.js';
-import type { Fabric } from '../fabric.js';
 import { refuseUnsafeIntegers } from '../json.js';
-import { ApprovalStateFilter, DecisionInput, RevokeGrantInput } from '../schema.js';
+import type { Op } from '../ops/op.js';
+import { numericFields, OPERATIONS, opContext, runOp } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
-import { parseInput } from '../validate.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppOptions {
@@ -22,7 +21,7 @@ export interface AppOptions {
   onInternalError?: (error: unknown) => void;
 }
 
-type Env = { Bindings: Partial<HttpBindings>; Variables: { fabric: Fabric; who: Identity } };
+type Env = { Bindings: Partial<HttpBindings>; Variables: { who: Identity } };
 
 function errorResponse(c: Context<Env>, error: CairnError) {
   // The rest of an oversize body is discarded unread; do not reuse the connection.
@@ -146,9 +145,9 @@ function authCache(store: Store, ttlMs: number): AuthCache {
 }
 
 /**
- * The HTTP API: a thin shell over the library. It authenticates the bearer
- * token, parses JSON, calls the fabric of that identity and serialises the
- * answer or the typed error; it holds no logic of its own.
+ * The HTTP API: a thin shell over the table of operations. It authenticates
+ * the bearer token, parses JSON, runs the operation as that identity and
+ * serialises the answer or the typed error; it holds no logic of its own.
  */
 export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const app = new Hono<Env>();
@@ -180,99 +179,22 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : '';
     const who = await authenticate(token);
     c.set('who', who);
-    c.set('fabric', store.fabric(who));
     await next();
   });
 
-  const v1 = new Hono<Env>();
-  v1.get('/whoami', async (c) => c.json(await c.var.fabric.whoami()));
-  v1.post('/sessions', async (c) => c.json(await c.var.fabric.createSession(await jsonBody(c)), 201));
-  v1.get('/sessions', async (c) => c.json(await c.var.fabric.listSessions(queryArgs(c, ['limit']))));
-  v1.get('/sessions/:session', async (c) => c.json(await c.var.fabric.getSession(c.req.param('session'))));
-  v1.post('/sessions/:session/events', async (c) => {
-    const event = await c.var.fabric.append({
-      ...(await jsonBody(c)),
-      session: c.req.param('session'),
-    } as never);
-    return c.json(event, event.deduplicated ? 200 : 201);
-  });
-  v1.get('/sessions/:session/branches', async (c) =>
-    c.json(await c.var.fabric.listBranches(c.req.param('session'))),
-  );
-  v1.post('/sessions/:session/branches', async (c) =>
-    c.json(
-      await c.var.fabric.fork({ ...(await jsonBody(c)), session: c.req.param('session') } as never),
-      201,
-    ),
-  );
-  v1.get('/sessions/:session/branches/:branch/events', async (c) =>
-    c.json(
-      await c.var.fabric.readBranch({
-        ...queryArgs(c, ['from', 'limit']),
-        session: c.req.param('session'),
-        branch: c.req.param('branch'),
-      } as never),
-    ),
-  );
-  v1.post('/sessions/:session/branches/:branch/rewind', async (c) =>
-    c.json(
-      await c.var.fabric.rewind({
-        ...(await jsonBody(c)),
-        session: c.req.param('session'),
-        branch: c.req.param('branch'),
-      } as never),
-    ),
-  );
-  v1.post('/sessions/:session/branches/:branch/move', async (c) =>
-    c.json(
-      await c.var.fabric.moveHead({
-        ...(await jsonBody(c)),
-        session: c.req.param('session'),
-        branch: c.req.param('branch'),
-      } as never),
-    ),
-  );
-  v1.get('/events/:event/path', async (c) =>
-    c.json(
-      await c.var.fabric.readPath({ ...queryArgs(c, ['from', 'limit']), to: c.req.param('event') } as never),
-    ),
-  );
-  v1.get('/sessions/:session/branches/:branch/history', async (c) =>
-    c.json(await c.var.fabric.branchHistory(c.req.param('session'), c.req.param('branch'))),
-  );
-  v1.get('/events/:event', async (c) => c.json(await c.var.fabric.getEvent(c.req.param('event'))));
-  v1.post('/tokens', async (c) => c.json(await c.var.fabric.createToken(await jsonBody(c)), 201));
-  v1.post('/tokens/:token/revoke', async (c) => {
-    const revoked = await c.var.fabric.revokeToken(c.req.param('token'));
-    authenticate.forget();
-    return c.json(revoked);
-  });
-  v1.get('/audit/verify', async (c) => c.json(await c.var.fabric.verifyAudit()));
-  // The keys: approvals and grants need no master key (only using a credential does).
-  const keys = (c: Context<Env>) => store.keys(c.var.who);
-  v1.get('/approvals', async (c) =>
-    c.json({
-      approvals: await keys(c).listApprovals({
-        state: parseInput(ApprovalStateFilter, c.req.query('state') ?? 'pending', 'list approvals'),
-      }),
-    }),
-  );
-  v1.get('/approvals/:approval', async (c) => c.json(await keys(c).getApproval(c.req.param('approval'))));
-  for (const verdict of ['approve', 'deny'] as const) {
-    v1.post(`/approvals/:approval/${verdict}`, async (c) => {
-      const { note } = parseInput(DecisionInput, await jsonBody(c), verdict);
-      return c.json(await keys(c).decide(c.req.param('approval'), verdict, note));
+  // Every operation of the table that runs anywhere, as its route: path fields from the path, the rest
+  // from the query (GET) or the JSON body (POST); the path wins over a body field of the same name.
+  for (const operation of Object.values(OPERATIONS) as Op[]) {
+    if (operation.runs !== 'anywhere') continue;
+    const { method, path } = operation.http;
+    const numeric = numericFields(operation);
+    app.on(method, path.replace(/\{(\w+)\}/g, ':$1'), async (c) => {
+      const fields = method === 'GET' ? queryArgs(c, numeric) : await jsonBody(c);
+      const input = { ...fields, ...c.req.param() };
+      const output = await runOp(operation, opContext(store.engine, c.var.who), input);
+      if (operation.invalidatesAuth) authenticate.forget();
+      return c.json(output as object, (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200);
     });
   }
-  v1.get('/grants', async (c) =>
-    c.json({
-      grants: await keys(c).listGrants({ session: c.req.query('session'), branch: c.req.query('branch') }),
-    }),
-  );
-  v1.post('/grants/:grant/revoke', async (c) => {
-    const { reason } = parseInput(RevokeGrantInput, await jsonBody(c), 'revoke grant');
-    return c.json(await keys(c).revoke(c.req.param('grant'), reason));
-  });
-  app.route('/v1', v1);
   return app;
 }

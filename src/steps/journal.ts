@@ -136,8 +136,8 @@ export class Journal {
   /** Opens the journal of a session branch, reading every step recorded on its path. */
   static async open(fabric: Fabric, input: { session: string; branch?: string }): Promise<Journal> {
     const branchName = input.branch ?? 'main';
-    await fabric.getSession(input.session);
-    const branch = (await fabric.listBranches(input.session)).find((b) => b.name === branchName);
+    await fabric.getSession({ session: input.session });
+    const branch = (await fabric.listBranches({ session: input.session })).find((b) => b.name === branchName);
     if (!branch) {
       throw new CairnError(
         'NOT_FOUND',

@@ -45,7 +45,7 @@ export function describeLogConformance(
     it('creates, gets and pages through sessions', async () => {
       const created = [];
       for (let i = 0; i < 3; i++) created.push(await a.createSession({ title: `s${i}`, meta: { i } }));
-      const got = await a.getSession(created[1]!.id);
+      const got = await a.getSession({ session: created[1]!.id });
       expect(got).toEqual(created[1]);
       expect(got.meta).toEqual({ i: 1 });
       const ids: string[] = [];
@@ -77,7 +77,7 @@ export function describeLogConformance(
       expect(page.events[0]!.actor).toBe('user');
       expect(page.head).toBe(appended[4]!.id);
       expect(page.next).toBeNull();
-      expect(await a.getEvent(appended[2]!.id)).toMatchObject({
+      expect(await a.getEvent({ event: appended[2]!.id })).toMatchObject({
         id: appended[2]!.id,
         seq: 3,
         kind: 'message',
@@ -144,7 +144,7 @@ export function describeLogConformance(
       expect(
         (await a.readBranch({ session: s.id, branch: 'alt-child' })).events.map((e) => e.payload),
       ).toEqual([1, 'alt-2', 'child-3']);
-      const names = (await a.listBranches(s.id)).map((br) => br.name);
+      const names = (await a.listBranches({ session: s.id })).map((br) => br.name);
       expect(names).toEqual(expect.arrayContaining(['main', 'alt', 'alt-child', fromHead.name]));
       expect(nested.forkedFrom).toBe(f1.id);
     });
@@ -158,8 +158,8 @@ export function describeLogConformance(
       const e2b = await a.append({ session: s.id, kind: 'message', payload: '2b' });
       expect(e2b).toMatchObject({ seq: 2, parent: e1.id });
       expect((await a.readBranch({ session: s.id })).events.map((e) => e.payload)).toEqual([1, '2b']);
-      expect((await a.getEvent(e2.id)).payload).toBe(2);
-      const history = await a.branchHistory(s.id, 'main');
+      expect((await a.getEvent({ event: e2.id })).payload).toBe(2);
+      const history = await a.branchHistory({ session: s.id, branch: 'main' });
       expect(history.map((h) => h.op)).toEqual(['create', 'rewind']);
       expect(history[1]).toMatchObject({ headBefore: e2.id, headAfter: e1.id });
       await expectCode(a.rewind({ session: s.id, branch: 'main', to: e2.id }), 'INVALID_ARGUMENT');
@@ -193,7 +193,7 @@ export function describeLogConformance(
         1,
         'side-2',
       ]);
-      const history = await a.branchHistory(s.id, 'main');
+      const history = await a.branchHistory({ session: s.id, branch: 'main' });
       expect(history.map((h) => h.op)).toEqual(['create', 'move', 'move', 'move']);
       expect(history[2]).toMatchObject({ headBefore: e1.id, headAfter: e3.id });
       // The old lines stay readable, by path to any event.
@@ -206,7 +206,7 @@ export function describeLogConformance(
       await expectCode(a.moveHead({ session: s.id, branch: 'main', to: e1.id, ifHead: e3.id }), 'CONFLICT');
       await a.moveHead({ session: s.id, branch: 'main', to: next.id });
       expect((await a.verifyAudit()).entries).toBe(entries);
-      expect((await a.listBranches(s.id)).find((br) => br.name === 'main')?.head).toBe(next.id);
+      expect((await a.listBranches({ session: s.id })).find((br) => br.name === 'main')?.head).toBe(next.id);
       expect((await a.verifyAudit()).ok).toBe(true);
     });
 
@@ -267,8 +267,8 @@ export function describeLogConformance(
 
     it('reports unknown ids as NOT_FOUND', async () => {
       const s = await a.createSession();
-      await expectCode(a.getSession('ss_00000000000000000000000000'), 'NOT_FOUND');
-      await expectCode(a.getEvent('ev_00000000000000000000000000'), 'NOT_FOUND');
+      await expectCode(a.getSession({ session: 'ss_00000000000000000000000000' }), 'NOT_FOUND');
+      await expectCode(a.getEvent({ event: 'ev_00000000000000000000000000' }), 'NOT_FOUND');
       await expectCode(a.readBranch({ session: s.id, branch: 'nope' }), 'NOT_FOUND');
       await expectCode(a.append({ session: 'ss_00000000000000000000000000', kind: 'x' }), 'NOT_FOUND');
       await expectCode(a.append({ session: s.id, branch: 'nope', kind: 'x' }), 'NOT_FOUND');
@@ -315,18 +315,18 @@ export function describeLogConformance(
       const after = await a.verifyAudit();
       expect(after.entries).toBe(before.entries);
       expect((await a.readBranch({ session: s.id })).events.map((e) => e.id)).toEqual([e1.id]);
-      expect((await a.listBranches(s.id)).map((br) => br.name)).toEqual(['main']);
+      expect((await a.listBranches({ session: s.id })).map((br) => br.name)).toEqual(['main']);
     });
 
     it("never shows one tenant another tenant's records", async () => {
       const s = await a.createSession({ title: 'secret plan' });
       const e1 = await a.append({ session: s.id, kind: 'message', payload: 'private' });
       const mine = await b.createSession();
-      await expectCode(b.getSession(s.id), 'NOT_FOUND');
-      await expectCode(b.getEvent(e1.id), 'NOT_FOUND');
+      await expectCode(b.getSession({ session: s.id }), 'NOT_FOUND');
+      await expectCode(b.getEvent({ event: e1.id }), 'NOT_FOUND');
       await expectCode(b.readBranch({ session: s.id }), 'NOT_FOUND');
-      await expectCode(b.listBranches(s.id), 'NOT_FOUND');
-      await expectCode(b.branchHistory(s.id, 'main'), 'NOT_FOUND');
+      await expectCode(b.listBranches({ session: s.id }), 'NOT_FOUND');
+      await expectCode(b.branchHistory({ session: s.id, branch: 'main' }), 'NOT_FOUND');
       await expectCode(b.append({ session: s.id, kind: 'message', payload: 'intrusion' }), 'NOT_FOUND');
       await expectCode(b.fork({ session: s.id, at: e1.id }), 'NOT_FOUND');
       await expectCode(b.fork({ session: mine.id, at: e1.id }), 'NOT_FOUND');
@@ -341,12 +341,12 @@ export function describeLogConformance(
 
     it('revokes a token once and for good, and only within the tenant', async () => {
       const minted = await a.createToken({ kind: 'agent', name: 'short-lived', label: 'revoke me' });
-      const revoked = await a.revokeToken(minted.id);
+      const revoked = await a.revokeToken({ token: minted.id });
       expect(revoked).toMatchObject({ id: minted.id, principal: minted.principal });
-      expect(await a.revokeToken(minted.id)).toEqual(revoked);
-      await expectCode(b.revokeToken(minted.id), 'NOT_FOUND');
-      await expectCode(a.revokeToken('tk_00000000000000000000000000'), 'NOT_FOUND');
-      await expectCode(a.revokeToken('not-a-token-id'), 'INVALID_ARGUMENT');
+      expect(await a.revokeToken({ token: minted.id })).toEqual(revoked);
+      await expectCode(b.revokeToken({ token: minted.id }), 'NOT_FOUND');
+      await expectCode(a.revokeToken({ token: 'tk_00000000000000000000000000' }), 'NOT_FOUND');
+      await expectCode(a.revokeToken({ token: 'not-a-token-id' }), 'INVALID_ARGUMENT');
     });
 
     it('keeps a verifiable audit chain of every mutation', async () => {

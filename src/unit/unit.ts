@@ -188,7 +188,7 @@ export class Units {
   }
 
   async get(id: string): Promise<UnitCheckpoint> {
-    const event = await this.fabric.getEvent(id);
+    const event = await this.fabric.getEvent({ event: id });
     if (event.kind !== UNIT_CHECKPOINT_EVENT) {
       throw new CairnError('NOT_FOUND', `${id} is not a unit checkpoint (it is a ${event.kind} event)`, {
         id,
@@ -223,7 +223,7 @@ export class Units {
     const { head, off, back } = await pathChange(
       (from) => this.fabric.readBranch({ session: ws.session, branch: ws.branch, from, limit: 1000 }),
       (from) => this.fabric.readPath({ to: checkpoint.id, from, limit: 1000 }),
-      await this.fabric.getEvent(checkpoint.id),
+      await this.fabric.getEvent({ event: checkpoint.id }),
     );
     return { head, eventsAfter: off, eventsBack: back };
   }
@@ -387,7 +387,7 @@ export class Units {
     if (!keys) throw invalid('this Units has no keys: it cannot issue grants to forks');
     // A member narrows only grants of a branch it owns (the keys layer checks it again per grant).
     if (keys.who.role !== 'admin') {
-      const source = (await this.fabric.listBranches(checkpoint.session)).find(
+      const source = (await this.fabric.listBranches({ session: checkpoint.session })).find(
         (b) => b.name === checkpoint.branch,
       );
       if (source?.owner !== keys.who.principal)

@@ -1,0 +1,72 @@
+/**
+ * One operation of Cairn, declared once. Every surface derives from the
+ * declaration: the HTTP route (method, path, status; path fields from the
+ * path template, the rest from the query on GET and the JSON body on POST),
+ * the OpenAPI document (input, output and error schemas), the remote
+ * client's method, the embedded fabric's method, and the CLI's validation.
+ *
+ * `run` is the library call, made with the caller's identity after the input
+ * was validated against `input` — once, at whichever edge the call came in.
+ */
+import type { z } from 'zod';
+import type { Action } from '../identity/access-gate.js';
+import type { Keys } from '../keys/keys.js';
+import type { Engine, SqlExecutor } from '../storage/engine.js';
+import type { Identity } from '../types.js';
+
+/** What an operation's handler acts through: the caller's identity over one engine. */
+export interface OpContext {
+  readonly who: Identity;
+  readonly engine: Engine;
+  /** A write transaction in the caller's tenant, after the access gate allowed `action`. */
+  write<T>(action: Action, fn: (tx: SqlExecutor, now: number) => Promise<T>): Promise<T>;
+  /** A read transaction in the caller's tenant, after the access gate allowed `action`. */
+  read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** The keys (grants, approvals) as the caller; no master key. */
+  keys(): Keys;
+}
+
+export interface HttpBinding {
+  method: 'GET' | 'POST';
+  /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
+  path: string;
+  /** Success status; default 200. */
+  status?: number;
+}
+
+export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** The method name on the fabric and the remote client. */
+  name: string;
+  /** What it does, in a line (OpenAPI summary, MCP description). */
+  summary: string;
+  effect: 'read' | 'write';
+  /**
+   * Where it can run: `anywhere` (any surface, through the store), or
+   * `caller` when it needs the caller's own machine (a directory to attach, a
+   * command to run) and is refused over HTTP and MCP.
+   */
+  runs: 'anywhere' | 'caller';
+  input: I;
+  output: O;
+  http: HttpBinding;
+  /** The caller's token checks cached by a server must be dropped after it (a token revocation). */
+  invalidatesAuth?: boolean;
+  /** A success status that depends on the result (an append answered from its idempotency key: 200). */
+  statusOf?: (output: z.output<O>) => number;
+  run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;
+}
+
+/** Declares an operation (the identity function, for inference of its input and output types). */
+export function op<I extends z.ZodType, O extends z.ZodType>(spec: Op<I, O>): Op<I, O> {
+  return spec;
+}
+
+/** A table of operations by name. */
+export type OpTable = Record<string, Op>;
+
+type Method<T extends Op> = {} extends z.input<T['input']>
+  ? (input?: z.input<T['input']>) => Promise<z.output<T['output']>>
+  : (input: z.input<T['input']>) => Promise<z.output<T['output']>>;
+
+/** The interface a table gives its callers, embedded or remote: one method per operation. */
+export type Client<T extends OpTable> = { [K in keyof T]: Method<T[K]> };

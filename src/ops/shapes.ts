@@ -1,0 +1,175 @@
+/**
+ * What operations answer, as zod schemas: the public nouns' one declaration.
+ * The TypeScript types (`types.ts`) are inferred from these, the OpenAPI
+ * document's response schemas are generated from them, and the tests check
+ * live answers against them.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
+
+const at = z.number().int().describe('milliseconds since the epoch');
+
+export const Identity = z.object({
+  tenant: z.string(),
+  principal: z.string(),
+  kind: z.enum(['user', 'agent', 'service']),
+  role: z.enum(['admin', 'member']),
+});
+
+export const Session = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  owner: z.string(),
+  title: z.string(),
+  meta: z.record(z.string(), z.unknown()),
+  createdAt: at,
+});
+
+export const SessionPage = z.object({
+  sessions: z.array(Session),
+  next: z.string().nullable().describe('cursor to pass as `after` for the next page; null on the last page'),
+});
+
+export const Branch = z.object({
+  id: z.string(),
+  session: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  head: z.string().describe("id of the head event; '' while the branch is empty"),
+  headSeq: z
+    .number()
+    .int()
+    .describe('sequence number of the head event (its depth from the root); 0 while empty'),
+  forkedFrom: z.string().describe("event the branch was forked at; '' for a session's first branch"),
+  createdAt: at,
+  updatedAt: at,
+});
+
+export const BranchList = z.array(Branch);
+
+export const CairnEvent = z.object({
+  id: z.string(),
+  session: z.string(),
+  branch: z.string().describe('name of the branch the event was appended on'),
+  parent: z.string().describe("id of the previous event on its path; '' for a root event"),
+  seq: z.number().int().describe('position on its path from the root, starting at 1'),
+  kind: z.string(),
+  payload: z.unknown(),
+  actor: z.string(),
+  owner: z.string(),
+  at,
+  idempotencyKey: z.string().nullable(),
+});
+
+export const AppendResult = CairnEvent.extend({
+  deduplicated: z.boolean().describe('true when an earlier append with the same idempotency key answered'),
+});
+
+export const EventPage = z.object({
+  events: z.array(CairnEvent),
+  next: z
+    .number()
+    .int()
+    .nullable()
+    .describe('sequence number to pass as `from` for the next page; null after the head'),
+  head: z.string(),
+  headSeq: z.number().int(),
+});
+
+export const RefLogEntry = z.object({
+  branch: z.string(),
+  op: z.enum(['create', 'fork', 'rewind', 'move']),
+  headBefore: z.string(),
+  headAfter: z.string(),
+  by: z.string(),
+  at,
+});
+
+export const RefLog = z.array(RefLogEntry);
+
+export const CreatedToken = z.object({
+  id: z.string(),
+  token: z.string().describe('the secret bearer token, shown once: Cairn keeps only its hash'),
+  tenant: z.string(),
+  principal: z.string(),
+  label: z.string(),
+});
+
+export const RevokedToken = z.object({
+  id: z.string(),
+  principal: z.string(),
+  revokedAt: at.describe('when it was revoked (the first revocation, if it was revoked before)'),
+});
+
+export const AuditBreak = z.object({ seq: z.number().int(), reason: z.string() });
+
+export const AuditReport = z.object({
+  tenant: z.string(),
+  ok: z.boolean(),
+  entries: z.number().int(),
+  events: z.number().int(),
+  firstBreak: AuditBreak.nullable().describe('the first broken link, when `ok` is false'),
+});
+
+export const Approval = z.object({
+  id: z.string(),
+  grant: z.string(),
+  session: z.string(),
+  branch: z.string(),
+  credential: z.string(),
+  method: z.string(),
+  url: z.string(),
+  bodyDigest: z.string(),
+  bodyBytes: z.number().int(),
+  preview: z
+    .string()
+    .describe('the body with every value that looks secret (and every vault value) replaced'),
+  state: z.enum(['pending', 'approved', 'denied', 'expired', 'used']),
+  requestedBy: z.string(),
+  requestedAt: at,
+  expiresAt: at,
+  decidedBy: z.string(),
+  decidedAt: at.nullable(),
+  usedAt: at.nullable(),
+});
+
+export const ApprovalList = z.object({ approvals: z.array(Approval) });
+
+export const Grant = z.object({
+  id: z.string(),
+  parent: z.string().describe("the grant this one narrows; '' for a root grant"),
+  session: z.string(),
+  branch: z.string(),
+  credential: z.string(),
+  mode: z.enum(['read', 'sandbox', 'live']),
+  approval: z.enum(['none', 'each-write']),
+  allow: z.object({
+    hosts: z.array(z.string()),
+    methods: z.array(z.string()),
+    pathPrefixes: z.array(z.string()),
+  }),
+  expiresAt: at.nullable(),
+  maxUses: z.number().int().nullable(),
+  uses: z.number().int(),
+  onBehalfOf: z.string().describe('the person the branch acts for (the principal who issued the root grant)'),
+  createdBy: z.string(),
+  createdAt: at,
+  revokedAt: at.nullable(),
+  revokedBy: z.string(),
+  revokeReason: z.string(),
+});
+
+export const GrantWithState = Grant.extend({ state: z.enum(['active', 'revoked', 'expired', 'exhausted']) });
+
+export const GrantList = z.object({ grants: z.array(GrantWithState) });
+
+export const RevokedGrants = z.object({
+  revoked: z.array(z.string()).describe('the grant and every grant narrowed from it'),
+});
+
+/** The one error body, on every surface. */
+export const ErrorBody = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});

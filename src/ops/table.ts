@@ -1,0 +1,95 @@
+/**
+ * The table of operations: every capability a surface offers is one entry
+ * here. The HTTP routes (server/app.ts), the OpenAPI document
+ * (server/openapi.ts), the remote client (client/remote-fabric.ts) and the
+ * embedded fabric (embedded-fabric.ts) are all made from it; a test compares
+ * each surface with it.
+ */
+import { z } from 'zod';
+import { authorize } from '../identity/access-gate.js';
+import { Keys } from '../keys/keys.js';
+import type { Engine } from '../storage/engine.js';
+import type { Identity } from '../types.js';
+import { parseInput } from '../validate.js';
+import { KEYS_OPS } from './keys-ops.js';
+import { LOG_OPS } from './log-ops.js';
+import type { Client, Op, OpContext, OpTable } from './op.js';
+
+export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS } satisfies OpTable;
+export type Operations = typeof OPERATIONS;
+
+/** The context operations run in, for one identity over one engine. */
+export function opContext(engine: Engine, who: Identity): OpContext {
+  let keys: Keys | null = null;
+  return {
+    who,
+    engine,
+    write(action, fn) {
+      authorize(who, action);
+      return engine.write(who.tenant, (tx) => fn(tx, Date.now()));
+    },
+    read(action, fn) {
+      authorize(who, action);
+      return engine.read(who.tenant, fn);
+    },
+    keys: () => {
+      keys ??= new Keys({ engine, who });
+      return keys;
+    },
+  };
+}
+
+/** "createSession" → "create session": how an operation is named in messages. */
+export function opTitle(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}
+
+/**
+ * Validates `input` against the operation's schema (the one validation of a
+ * call) and runs it; bad input rejects the promise, never throws.
+ */
+export async function runOp<T extends Op>(
+  operation: T,
+  ctx: OpContext,
+  input: unknown,
+): Promise<z.output<T['output']>> {
+  return operation.run(ctx, parseInput(operation.input, input ?? {}, opTitle(operation.name))) as Promise<
+    z.output<T['output']>
+  >;
+}
+
+/** The table's methods bound to one context: what the embedded fabric is. */
+export function bindOps<T extends OpTable>(table: T, ctx: OpContext): Client<T> {
+  const methods: Record<string, (input?: unknown) => Promise<unknown>> = {};
+  for (const [name, operation] of Object.entries(table))
+    methods[name] = (input) => runOp(operation, ctx, input);
+  return methods as Client<T>;
+}
+
+interface JsonObjectSchema {
+  properties?: Record<string, { type?: string; default?: unknown }>;
+  required?: string[];
+}
+
+const inputSchemas = new WeakMap<Op, JsonObjectSchema>();
+
+/** The JSON schema of an operation's input (as a caller writes it: defaults optional), cached. */
+export function inputJsonSchema(operation: Op): JsonObjectSchema {
+  let json = inputSchemas.get(operation);
+  if (!json) {
+    json = z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }) as JsonObjectSchema;
+    inputSchemas.set(operation, json);
+  }
+  return json;
+}
+
+/** Names of the input fields an operation takes from its path, in order. */
+export function pathFieldsOf(operation: Op): string[] {
+  return [...operation.http.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+}
+
+/** Input fields that are numbers (query strings carry them as text). */
+export function numericFields(operation: Op): string[] {
+  const properties = inputJsonSchema(operation).properties ?? {};
+  return Object.keys(properties).filter((k) => ['integer', 'number'].includes(properties[k]?.type ?? ''));
+}

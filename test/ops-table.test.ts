@@ -1,0 +1,217 @@
+/**
+ * The table of operations against the surfaces made from it: the HTTP
+ * routes the server registers, the OpenAPI document, the remote client and
+ * the embedded fabric expose exactly the table's operations; every answer of
+ * a live server matches the operation's output schema; and tenant A's token
+ * on tenant B's ids, tried on every operation of the table, sees nothing of
+ * B and changes nothing (a new operation is covered the day it is added).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
+import { CairnError } from '../src/errors.js';
+import { MasterKey } from '../src/keys/crypto.js';
+import type { Keys } from '../src/keys/keys.js';
+import type { Op } from '../src/ops/op.js';
+import { inputJsonSchema, OPERATIONS, pathFieldsOf } from '../src/ops/table.js';
+import { createApp, type RunningServer, startServer } from '../src/server/index.js';
+import { openApiDocument } from '../src/server/openapi.js';
+import type { Store } from '../src/store.js';
+import { sqliteStore } from './support/stores.js';
+
+const OPS = Object.values(OPERATIONS) as Op[];
+const served = OPS.filter((o) => o.runs === 'anywhere');
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+/** Ids a tenant owns, by the input field names operations take them in. */
+interface Owned {
+  session: string;
+  event: string;
+  approval: string;
+  /** A second held request, for `deny`. */
+  approval2: string;
+  grant: string;
+  token: string;
+  principal: string;
+}
+
+/** A tenant with one of everything the table's operations name. */
+async function populate(store: Store, token: string, secret: string): Promise<Owned> {
+  const who = await store.authenticate(token);
+  const fabric = store.fabric(who);
+  const session = await fabric.createSession({ title: `${secret} session` });
+  const event = await fabric.append({ session: session.id, kind: 'message', payload: secret });
+  const minted = await fabric.createToken({ kind: 'agent', name: `${secret} agent`, label: secret });
+  const keys: Keys = store.keys(who, { masterKey: MasterKey.generate() });
+  await keys.addCredential({
+    name: 'billing',
+    kind: 'bearer',
+    upstream: 'http://127.0.0.1:9/api',
+    value: Buffer.from(`sk_${secret}_1`),
+  });
+  const grant = await keys.grant({
+    session: session.id,
+    branch: 'main',
+    credential: 'billing',
+    mode: 'live',
+    approval: 'each-write',
+  });
+  const { handle } = await keys.issueHandle({ session: session.id, branch: 'main' });
+  const held: string[] = [];
+  for (const amount of [1, 2]) {
+    const decision = await keys.authorizeRequest({
+      handle,
+      credential: 'billing',
+      method: 'POST',
+      pathAndQuery: '/pay',
+      body: Buffer.from(JSON.stringify({ amount, note: secret })),
+    });
+    if (decision.outcome !== 'hold') throw new Error('expected a held write');
+    held.push(decision.approval.id);
+  }
+  return {
+    session: session.id,
+    event: event.id,
+    approval: held[0] as string,
+    approval2: held[1] as string,
+    grant: grant.id,
+    token: minted.id,
+    principal: minted.principal,
+  };
+}
+
+/** An input for `operation` naming the given tenant's records wherever it takes an id. */
+function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    session: ids.session,
+    event: ids.event,
+    to: ids.event,
+    at: ids.event,
+    branch: 'main',
+    approval: operation.name === 'deny' ? ids.approval2 : ids.approval,
+    grant: ids.grant,
+    token: ids.token,
+    principal: ids.principal,
+    kind: operation.name === 'createToken' ? 'agent' : 'message',
+    payload: 'from the table test',
+    name: `t-${operation.name.toLowerCase()}`,
+  };
+  const properties = Object.keys(inputJsonSchema(operation).properties ?? {});
+  return Object.fromEntries(properties.filter((p) => p in values).map((p) => [p, values[p]]));
+}
+
+let server: RunningServer;
+let store: Store;
+let cleanup: () => Promise<void>;
+let a: RemoteFabric;
+let tokens: { a: string; b: string };
+let idsA: Owned;
+let idsB: Owned;
+
+beforeAll(async () => {
+  ({ store, cleanup } = await sqliteStore());
+  const tenantA = await store.createTenant('a');
+  const tenantB = await store.createTenant('b');
+  tokens = { a: tenantA.token.token, b: tenantB.token.token };
+  idsA = await populate(store, tokens.a, 'alpha-secret');
+  idsB = await populate(store, tokens.b, 'bravo-secret');
+  server = await startServer(store, { host: '127.0.0.1', port: 0 });
+  a = connect({ url: server.url, token: tokens.a });
+});
+
+afterAll(async () => {
+  await a?.close();
+  await server?.close();
+  await cleanup?.();
+});
+
+describe('the table of operations', () => {
+  it('is what the HTTP server routes, the OpenAPI document describes, and both fabrics offer', () => {
+    const table = new Set(served.map((o) => key(o.http.method, o.http.path)));
+    const app = createApp(store);
+    const routes = new Set(
+      app.routes
+        .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
+        .map((r) => key(r.method, r.path.replace(/:(\w+)/g, '{$1}'))),
+    );
+    expect([...routes].sort()).toEqual([...table].sort());
+    const document = openApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+    const described = new Set<string>();
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, entry] of Object.entries(methods)) {
+        described.add(key(method, path));
+        expect(OPERATIONS[entry.operationId as keyof typeof OPERATIONS]?.http.path).toBe(path);
+      }
+    }
+    expect([...described].sort()).toEqual([...table].sort());
+    const methodsOf = (o: object) =>
+      Object.keys(o)
+        .filter((k) => typeof (o as Record<string, unknown>)[k] === 'function')
+        .sort();
+    const names = OPS.map((o) => o.name).sort();
+    expect(methodsOf(a)).toEqual(names);
+    expect(methodsOf(store.fabric({ tenant: 't', principal: 'p', kind: 'user', role: 'admin' }))).toEqual(
+      names,
+    );
+    // Each entry's name is its key, and every path field is an input field.
+    for (const [name, operation] of Object.entries(OPERATIONS) as [string, Op][]) {
+      expect(operation.name).toBe(name);
+      const fields = Object.keys(inputJsonSchema(operation).properties ?? {});
+      for (const field of pathFieldsOf(operation)) expect(fields, `${name}: ${field}`).toContain(field);
+    }
+  });
+
+  it("answers every operation on the caller's own records with what its output schema describes", async () => {
+    // Reads first, then writes, so each write finds what it acts on.
+    const ordered = [...served].sort((x, y) => (x.effect === y.effect ? 0 : x.effect === 'read' ? -1 : 1));
+    for (const operation of ordered) {
+      const input = inputFor(operation, idsA);
+      if (operation.name === 'createToken') delete input.principal; // a new principal: A's own admin may
+      const method = (a as unknown as Record<string, (i: unknown) => Promise<unknown>>)[operation.name];
+      const answer = await (method as (i: unknown) => Promise<unknown>)(input);
+      const parsed = operation.output.safeParse(answer);
+      expect(parsed.success, `${operation.name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      // Nothing in the answer that the schema does not describe (zod drops unknown keys).
+      expect(parsed.data, operation.name).toEqual(answer);
+    }
+  });
+
+  it("answers tenant A's token on tenant B's ids, on every operation, with nothing of B and changes nothing", async () => {
+    const before = {
+      events: (await store.fabric(await store.authenticate(tokens.b)).readBranch({ session: idsB.session }))
+        .events,
+      approvals: await store.keys(await store.authenticate(tokens.b)).listApprovals({ state: 'all' }),
+      grants: await store.keys(await store.authenticate(tokens.b)).listGrants(),
+    };
+    const secretsOfB = ['bravo-secret', ...Object.values(idsB)];
+    let tried = 0;
+    for (const operation of served) {
+      const input = inputFor(operation, idsB);
+      // A token for B's principal (kind and name describe a new principal instead).
+      if (operation.name === 'createToken') for (const field of ['kind', 'name']) delete input[field];
+      const method = (a as unknown as Record<string, (i: unknown) => Promise<unknown>>)[operation.name];
+      let answer: unknown;
+      try {
+        answer = await (method as (i: unknown) => Promise<unknown>)(input);
+      } catch (error) {
+        expect(error, operation.name).toBeInstanceOf(CairnError);
+        // B's ids are unknown to A (never FORBIDDEN, which would confirm they exist).
+        expect((error as CairnError).code, operation.name).toBe('NOT_FOUND');
+        answer = (error as CairnError).toJSON();
+      }
+      tried++;
+      // What A sent it may see again (an error naming the id it asked for); nothing else of B's.
+      const text = JSON.stringify(answer);
+      const sent = new Set(Object.values(input));
+      for (const secret of secretsOfB.filter((s) => !sent.has(s))) {
+        expect(text, `${operation.name} leaks ${secret}`).not.toContain(secret);
+      }
+    }
+    expect(tried).toBe(served.length);
+    const b = await store.authenticate(tokens.b);
+    expect((await store.fabric(b).readBranch({ session: idsB.session })).events).toEqual(before.events);
+    expect(await store.keys(b).listApprovals({ state: 'all' })).toEqual(before.approvals);
+    expect(await store.keys(b).listGrants()).toEqual(before.grants);
+    // B's minted token still works.
+    expect((await store.fabric(b).whoami()).tenant).toBe(b.tenant);
+  });
+});
