@@ -733,6 +733,88 @@ describe('cairn cred, grant, exec --branch, approvals', () => {
   });
 });
 
+describe('the keys through a server (--url)', () => {
+  it('lists and decides approvals, lists and revokes grants with --url/--token, leaving nothing on the calling host', async () => {
+    const s = join(work, 'keys-remote-store');
+    // Two held writes, recorded through the library as the proxy would.
+    const { Store } = await import('../src/store.js');
+    const { MasterKey } = await import('../src/keys/crypto.js');
+    const library = await Store.openDir(s);
+    const who = await library.localIdentity();
+    const keys = library.keys(who, { masterKey: MasterKey.generate() });
+    const session = await library.fabric(who).createSession({ title: 'keys over the network' });
+    await keys.addCredential({
+      name: 'billing',
+      kind: 'bearer',
+      upstream: 'http://127.0.0.1:9/api',
+      value: Buffer.from('sk_remote_1'),
+    });
+    const grant = await keys.grant({
+      session: session.id,
+      branch: 'main',
+      credential: 'billing',
+      mode: 'live',
+      approval: 'each-write',
+    });
+    const { handle } = await keys.issueHandle({ session: session.id, branch: 'main' });
+    for (const amount of [1, 2]) {
+      const held = await keys.authorizeRequest({
+        handle,
+        credential: 'billing',
+        method: 'POST',
+        pathAndQuery: '/pay',
+        body: Buffer.from(`{"amount":${amount}}`),
+      });
+      expect(held.outcome).toBe('hold');
+    }
+    await library.close();
+    const child = start(['serve', '--port', '0', '--json', '--store', s]);
+    try {
+      const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+        let buffered = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          buffered += chunk;
+          if (buffered.includes('\n')) resolve(JSON.parse(buffered.split('\n')[0]!));
+        });
+        child.on('exit', (code) => reject(new Error(`cairn serve exited with ${code}`)));
+      });
+      // A host with no store: an empty working directory and home; nothing of Cairn's may appear there.
+      const host = join(work, 'keys-remote-host');
+      mkdirSync(host);
+      const env = { HOME: host };
+      const remote = (args: string[]) =>
+        cairn([...args, '--json', '--url', served.url, '--token', served.token], { cwd: host, env });
+      const listed = await remote(['approvals', 'ls']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const pending = doc(listed).approvals as Doc[];
+      expect(pending.map((a) => [a.method, a.state, a.credential])).toEqual([
+        ['POST', 'pending', 'billing'],
+        ['POST', 'pending', 'billing'],
+      ]);
+      expect(doc(await remote(['deny', pending[0]!.id, '--note', 'no'])).state).toBe('denied');
+      expect(doc(await remote(['approve', pending[1]!.id])).state).toBe('approved');
+      const twice = await remote(['approve', pending[1]!.id]);
+      expect(twice.code).toBe(4);
+      expect(doc(twice).error.code).toBe('CONFLICT');
+      expect(doc(await remote(['approvals', 'ls'])).approvals).toEqual([]);
+      expect(doc(await remote(['approvals', 'ls', '--all'])).approvals).toHaveLength(2);
+      const grants = doc(await remote(['grant', 'ls', '--session', session.id])).grants as Doc[];
+      expect(grants.map((g) => [g.id, g.state])).toEqual([[grant.id, 'active']]);
+      expect(doc(await remote(['grant', 'revoke', grant.id, '--reason', 'done'])).revoked).toEqual([
+        grant.id,
+      ]);
+      expect((doc(await remote(['grant', 'ls'])).grants as Doc[]).map((g) => g.state)).toEqual(['revoked']);
+      // Bad input is refused at the server's edge, with the same code as locally.
+      const bad = await remote(['deny', 'not-an-approval']);
+      expect(bad.code).toBe(5);
+      expect(doc(bad).error.code).toBe('INVALID_ARGUMENT');
+      expect(readdirSync(host)).toEqual([]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
+
 describe('cairn proxy and approvals across processes', () => {
   it('holds a write in `cairn proxy` until `cairn approve` in another process; its log holds no secret', async () => {
     const { recordingUpstream } = await import('./support/upstream.js');

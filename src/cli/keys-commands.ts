@@ -7,7 +7,7 @@ import type { Approval, CredentialKind, Keys } from '../keys/keys.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
-import type { FlagSpec, Invocation, StoreCommand } from './command.js';
+import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
 import { EXIT, isoTime, table } from './output.js';
 import { listenError, untilStopSignal, withStore } from './store-commands.js';
@@ -328,9 +328,8 @@ const grantAdd: StoreCommand = {
   },
 };
 
-const grantList: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const grantList: FabricCommand = {
+  target: 'fabric',
   names: ['grant', 'ls'],
   args: [],
   flags: [
@@ -338,43 +337,41 @@ const grantList: StoreCommand = {
     { name: 'branch', type: 'string', value: 'B', help: 'only this branch' },
   ],
   summary: 'list grants with their state (active, revoked, expired, exhausted)',
-  async run(dir, call) {
-    return withKeys(dir, call, async (keys) => {
-      const grants = await keys.listGrants({
-        session: stringFlag(call.values, 'session'),
-        branch: stringFlag(call.values, 'branch'),
-      });
-      call.out.result(
-        { grants },
-        table(
-          grants.map((g) => [
-            g.id,
-            g.branch,
-            g.credential,
-            `${g.mode}${g.approval === 'each-write' ? '+each-write' : ''}`,
-            g.state,
-            g.parent ? `narrows ${g.parent}` : 'root',
-          ]),
-        ),
-      );
-      return EXIT.ok;
+  async run(fabric, call) {
+    const { grants } = await fabric.listGrants({
+      session: stringFlag(call.values, 'session'),
+      branch: stringFlag(call.values, 'branch'),
     });
+    call.out.result(
+      { grants },
+      table(
+        grants.map((g) => [
+          g.id,
+          g.branch,
+          g.credential,
+          `${g.mode}${g.approval === 'each-write' ? '+each-write' : ''}`,
+          g.state,
+          g.parent ? `narrows ${g.parent}` : 'root',
+        ]),
+      ),
+    );
+    return EXIT.ok;
   },
 };
 
-const grantRevoke: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const grantRevoke: FabricCommand = {
+  target: 'fabric',
   names: ['grant', 'revoke'],
   args: ['GRANT'],
   flags: [{ name: 'reason', type: 'string', value: 'R', help: 'why, for the audit log' }],
   summary: 'revoke a grant and every grant narrowed from it',
-  async run(dir, call) {
-    return withKeys(dir, call, async (keys) => {
-      const done = await keys.revoke(call.positionals[0]!, stringFlag(call.values, 'reason') ?? '');
-      call.out.result(done, `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`);
-      return EXIT.ok;
+  async run(fabric, call) {
+    const done = await fabric.revokeGrant({
+      grant: call.positionals[0]!,
+      reason: stringFlag(call.values, 'reason') ?? '',
     });
+    call.out.result(done, `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`);
+    return EXIT.ok;
   },
 };
 
@@ -447,29 +444,25 @@ function approvalLines(approvals: Approval[]): string[] {
   ]);
 }
 
-const approvalsList: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const approvalsList: FabricCommand = {
+  target: 'fabric',
   names: ['approvals', 'ls'],
   args: [],
   flags: [{ name: 'all', type: 'boolean', help: 'every approval, not only pending ones' }],
   summary: 'writes waiting for a person: branch, credential, method, URL, redacted body preview',
-  async run(dir, call) {
-    return withKeys(dir, call, async (keys) => {
-      const approvals = await keys.listApprovals({ state: call.values.all === true ? 'all' : 'pending' });
-      call.out.result(
-        { approvals },
-        approvals.length === 0 ? 'no approvals waiting' : approvalLines(approvals),
-      );
-      return EXIT.ok;
-    });
+  async run(fabric, call) {
+    const { approvals } = await fabric.listApprovals({ state: call.values.all === true ? 'all' : 'pending' });
+    call.out.result(
+      { approvals },
+      approvals.length === 0 ? 'no approvals waiting' : approvalLines(approvals),
+    );
+    return EXIT.ok;
   },
 };
 
-function decision(verdict: 'approve' | 'deny'): StoreCommand {
+function decision(verdict: 'approve' | 'deny'): FabricCommand {
   return {
-    target: 'store',
-    createsStore: false,
+    target: 'fabric',
     names: [verdict],
     args: ['APPROVAL'],
     flags: [{ name: 'note', type: 'string', value: 'TEXT', help: 'a note for the audit log' }],
@@ -477,24 +470,21 @@ function decision(verdict: 'approve' | 'deny'): StoreCommand {
       verdict === 'approve'
         ? 'let exactly one held write through (once; the proxy sends it)'
         : 'refuse one held write: the agent gets 403, nothing is sent',
-    async run(dir, call) {
-      return withKeys(dir, call, async (keys) => {
-        const decided = await keys.decide(
-          call.positionals[0]!,
-          verdict,
-          stringFlag(call.values, 'note') ?? '',
-        );
-        call.out.result(
-          decided,
-          `${decided.id}: ${decided.state} (${decided.method} ${decided.url}, branch ${decided.branch})`,
-        );
-        return EXIT.ok;
+    async run(fabric, call) {
+      const decided = await fabric[verdict]({
+        approval: call.positionals[0]!,
+        note: stringFlag(call.values, 'note') ?? '',
       });
+      call.out.result(
+        decided,
+        `${decided.id}: ${decided.state} (${decided.method} ${decided.url}, branch ${decided.branch})`,
+      );
+      return EXIT.ok;
     },
   };
 }
 
-export const KEYS_COMMANDS: StoreCommand[] = [
+export const KEYS_COMMANDS: (StoreCommand | FabricCommand)[] = [
   credKeygen,
   credAdd,
   credRotate,
