@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { connect } from '../client/remote-fabric.js';
 import type { Fabric } from '../fabric.js';
@@ -16,9 +15,11 @@ import { DESK_COMMANDS } from './desk-commands.js';
 import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { KEYS_COMMANDS } from './keys-commands.js';
+import { MCP_COMMANDS } from './mcp-commands.js';
 import { EXIT, Output, UsageError } from './output.js';
 import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js';
 import { UNIT_COMMANDS } from './unit-commands.js';
+import { cliVersion } from './version.js';
 
 /** Every command, in the order `cairn help` lists them. */
 export const COMMANDS: Command[] = [
@@ -27,6 +28,7 @@ export const COMMANDS: Command[] = [
   ...DESK_COMMANDS,
   ...UNIT_COMMANDS,
   ...KEYS_COMMANDS,
+  ...MCP_COMMANDS,
 ];
 
 /** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */
@@ -69,14 +71,6 @@ export async function main(argv: string[], world: CliWorld = processWorld()): Pr
 
 function hasHelpFlag(args: string[]): boolean {
   return args.includes('--help') || args.includes('-h');
-}
-
-/** The package's version, read from the package.json beside the built CLI. */
-export function cliVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }
 
 async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<number> {

@@ -6,6 +6,7 @@ import { Store } from '../store.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
 import { EXIT, type Output } from './output.js';
+import { cliVersion } from './version.js';
 
 /** Commands that need the store itself, not a fabric: they work on a local directory only. */
 
@@ -168,6 +169,7 @@ async function startServing(
       host,
       port,
       ...timeouts,
+      mcp: { version: cliVersion() },
       onInternalError: (error) => out.serverError(error),
     }).catch((error: unknown) => {
       throw listenError(error, host, port);

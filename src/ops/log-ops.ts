@@ -13,6 +13,7 @@ import * as shape from './shapes.js';
 export const LOG_OPS = {
   whoami: op({
     name: 'whoami',
+    mcp: 'whoami',
     summary: 'The identity the caller acts as',
     effect: 'read',
     runs: 'anywhere',
@@ -23,6 +24,7 @@ export const LOG_OPS = {
   }),
   createSession: op({
     name: 'createSession',
+    mcp: 'session_create',
     summary: 'Create a session',
     effect: 'write',
     runs: 'anywhere',
@@ -33,6 +35,7 @@ export const LOG_OPS = {
   }),
   listSessions: op({
     name: 'listSessions',
+    mcp: 'session_list',
     summary: 'List sessions, paged',
     effect: 'read',
     runs: 'anywhere',
@@ -53,6 +56,7 @@ export const LOG_OPS = {
   }),
   append: op({
     name: 'append',
+    mcp: 'log_append',
     summary:
       'Append an event to a branch head; durable when answered (200 when deduplicated by idempotency key)',
     effect: 'write',
@@ -68,6 +72,7 @@ export const LOG_OPS = {
   }),
   readBranch: op({
     name: 'readBranch',
+    mcp: 'log_read',
     summary: 'Read a branch root to head, paged by sequence number',
     effect: 'read',
     runs: 'anywhere',
@@ -78,6 +83,7 @@ export const LOG_OPS = {
   }),
   getEvent: op({
     name: 'getEvent',
+    mcp: 'log_event',
     summary: 'Get one event',
     effect: 'read',
     runs: 'anywhere',
@@ -88,6 +94,7 @@ export const LOG_OPS = {
   }),
   fork: op({
     name: 'fork',
+    mcp: 'log_fork',
     summary: "Start a branch at an event (or another branch's head); nothing is copied",
     effect: 'write',
     runs: 'anywhere',
@@ -119,6 +126,7 @@ export const LOG_OPS = {
   }),
   readPath: op({
     name: 'readPath',
+    mcp: 'log_path',
     summary: 'Read the path root to an event, paged by sequence number, whatever branch heads point at',
     effect: 'read',
     runs: 'anywhere',
@@ -129,6 +137,7 @@ export const LOG_OPS = {
   }),
   listBranches: op({
     name: 'listBranches',
+    mcp: 'log_branches',
     summary: 'List the branches of a session with their heads',
     effect: 'read',
     runs: 'anywhere',
@@ -139,6 +148,7 @@ export const LOG_OPS = {
   }),
   branchHistory: op({
     name: 'branchHistory',
+    mcp: 'log_history',
     summary: 'Head moves of a branch (create, fork, rewind, move)',
     effect: 'read',
     runs: 'anywhere',

@@ -49,6 +49,12 @@ export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Zod
   input: I;
   output: O;
   http: HttpBinding;
+  /**
+   * The MCP tool name, for operations an agent calls for itself. Left out of
+   * MCP on purpose: a person's decisions (approve, deny), token and grant
+   * administration — an agent must not approve its own writes.
+   */
+  mcp?: string;
   /** The caller's token checks cached by a server must be dropped after it (a token revocation). */
   invalidatesAuth?: boolean;
   /** A success status that depends on the result (an append answered from its idempotency key: 200). */

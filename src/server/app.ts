@@ -1,7 +1,9 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
+import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
+import type { McpHttp } from '../mcp/http.js';
 import type { Op } from '../ops/op.js';
 import { numericFields, OPERATIONS, opContext, runOp } from '../ops/table.js';
 import type { Store } from '../store.js';
@@ -19,6 +21,8 @@ export interface AppOptions {
   authCacheMs?: number;
   /** Called with errors that are not Cairn's own (bugs), for the operator's log. */
   onInternalError?: (error: unknown) => void;
+  /** MCP over streamable HTTP at `/mcp`, with the same bearer tokens; off when left out. */
+  mcp?: McpHttp;
 }
 
 type Env = { Bindings: Partial<HttpBindings>; Variables: { who: Identity } };
@@ -173,14 +177,28 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
-  app.use('/v1/*', async (c, next) => {
+  const bearer = (c: Context<Env>) => {
     const header = c.req.header('authorization') ?? '';
     // The scheme name is case-insensitive (RFC 9110 §11.1).
-    const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : '';
-    const who = await authenticate(token);
-    c.set('who', who);
+    return /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : '';
+  };
+  app.use('/v1/*', async (c, next) => {
+    c.set('who', await authenticate(bearer(c)));
     await next();
   });
+
+  // MCP: Host and Origin first (DNS rebinding), then the token — checked on every request, so a
+  // revoked token ends its sessions too — then the session the token opened.
+  const mcp = options.mcp;
+  if (mcp) {
+    app.all('/mcp', async (c) => {
+      const refused = mcp.guard(c.req.raw);
+      if (refused) return refused;
+      const token = bearer(c);
+      const who = await authenticate(token);
+      return mcp.handle(c.req.raw, sha256Hex(token), () => store.fabric(who));
+    });
+  }
 
   // Every operation of the table that runs anywhere, as its route: path fields from the path, the rest
   // from the query (GET) or the JSON body (POST); the path wins over a body field of the same name.

@@ -1,12 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { loopbackNames, McpHttp } from '../mcp/http.js';
 import type { Store } from '../store.js';
 import { type AppOptions, createApp } from './app.js';
 
 export { type AppOptions, createApp } from './app.js';
 export { openApiDocument } from './openapi.js';
 
-export interface ServeOptions extends AppOptions {
+export interface ServeOptions extends Omit<AppOptions, 'mcp'> {
+  /**
+   * MCP over streamable HTTP at `/mcp` (same tokens), answering to this
+   * server's address and localhost names, and to `allowedHosts` (`host:port`)
+   * behind a proxy. Off when left out.
+   */
+  mcp?: { version: string; allowedHosts?: string[] };
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -23,8 +30,11 @@ export interface RunningServer {
 
 /** Serves a store's HTTP API until `close()`. */
 export function startServer(store: Store, options: ServeOptions = {}): Promise<RunningServer> {
-  const app = createApp(store, options);
   const host = options.host ?? '127.0.0.1';
+  let names: { hosts: string[]; origins: string[] } = { hosts: [], origins: [] };
+  const extra = (options.mcp?.allowedHosts ?? []).map((h) => h.toLowerCase());
+  const mcp = options.mcp ? new McpHttp({ version: options.mcp.version, names: () => names }) : undefined;
+  const app = createApp(store, { ...options, mcp });
   return new Promise((resolve, reject) => {
     const headersTimeout = options.headersTimeoutMs ?? 10_000;
     const requestTimeout = Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout);
@@ -42,10 +52,16 @@ export function startServer(store: Store, options: ServeOptions = {}): Promise<R
       },
       (info: AddressInfo) => {
         const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        const own = loopbackNames(host, info.port);
+        names = {
+          hosts: [...own.hosts, ...extra],
+          origins: [...own.origins, ...extra.flatMap((h) => [`http://${h}`, `https://${h}`])],
+        };
         resolve({
           url: `http://${shownHost}:${info.port}`,
           close: () =>
             new Promise<void>((done) => {
+              void mcp?.close();
               server.close(() => done());
               (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
             }),

@@ -1,0 +1,84 @@
+/**
+ * The MCP surface: the table's agent-facing operations as MCP tools (those
+ * whose entry names a tool), over any fabric — embedded, or remote through a
+ * server. Each tool's input schema is its operation's; its result is the
+ * operation's answer as structured content (and as JSON text); a failure is
+ * a tool error whose structured content is Cairn's error body, code
+ * included.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CairnError, isCairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type { Op } from '../ops/op.js';
+import { inputJsonSchema, OPERATIONS, opTitle } from '../ops/table.js';
+
+export interface McpServerOptions {
+  /** The version the server reports (the package's). */
+  version: string;
+}
+
+/** Operations that are MCP tools, with their tool names. */
+export function mcpTools(): { tool: string; operation: Op }[] {
+  return (Object.values(OPERATIONS) as Op[])
+    .filter((o) => o.mcp !== undefined)
+    .map((operation) => ({ tool: operation.mcp as string, operation }));
+}
+
+/** Structured content is a JSON object: a list answer goes under `items`. */
+function structured(answer: unknown): Record<string, unknown> {
+  return Array.isArray(answer) ? { items: answer } : (answer as Record<string, unknown>);
+}
+
+/**
+ * An MCP server whose tools call `fabric`; connect it to a transport. The
+ * tools are listed with their operations' JSON schemas and called without a
+ * check of their own: the fabric validates the arguments once, so bad input
+ * is a tool error carrying Cairn's `INVALID_ARGUMENT`, as on every surface.
+ */
+export function createMcpServer(fabric: Fabric, options: McpServerOptions): Server {
+  const server = new Server(
+    { name: 'cairn', version: options.version },
+    { capabilities: { logging: {}, tools: {} } },
+  );
+  const tools = new Map(mcpTools().map((t) => [t.tool, t.operation]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...tools].map(([name, operation]) => {
+      const { $schema: _, ...inputSchema } = inputJsonSchema(operation) as Record<string, unknown>;
+      return {
+        name,
+        title: opTitle(operation.name),
+        description: operation.summary,
+        inputSchema: { type: 'object' as const, ...inputSchema },
+        annotations: { readOnlyHint: operation.effect === 'read' },
+      };
+    }),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const operation = tools.get(request.params.name);
+    if (!operation) {
+      return failure(new CairnError('NOT_FOUND', `no tool ${request.params.name}: list the tools`, {}));
+    }
+    const call = (fabric as unknown as Record<string, (input: unknown) => Promise<unknown>>)[operation.name];
+    try {
+      const answer = await (call as (input: unknown) => Promise<unknown>)(request.params.arguments ?? {});
+      return {
+        content: [{ type: 'text' as const, text: JSON.stringify(answer) }],
+        structuredContent: structured(answer),
+      };
+    } catch (error) {
+      if (!isCairnError(error)) throw error;
+      return failure(error);
+    }
+  });
+  return server;
+}
+
+function failure(error: CairnError) {
+  const body = error.toJSON();
+  return {
+    isError: true,
+    content: [{ type: 'text' as const, text: `${body.code}: ${body.message}` }],
+    structuredContent: { error: body },
+  };
+}

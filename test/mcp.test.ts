@@ -1,0 +1,278 @@
+/**
+ * MCP, driven by the MCP SDK's own client: over stdio (`cairn mcp` on a
+ * local store, the built CLI) and over streamable HTTP (`/mcp` on a server,
+ * bearer tokens); the tools are the table's agent-facing operations; tool
+ * errors carry Cairn's code; tenant A's token, on every tool with tenant B's
+ * ids, sees nothing of B; sessions, Host and Origin cannot be borrowed; and
+ * @modelcontextprotocol/conformance 0.1.13's generic server scenarios pass
+ * against `cairn mcp --port`.
+ */
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpTools } from '../src/mcp/server.js';
+import { inputJsonSchema } from '../src/ops/table.js';
+import { type RunningServer, startServer } from '../src/server/index.js';
+import type { Store } from '../src/store.js';
+import { sqliteStore, tempDir } from './support/stores.js';
+
+const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Result> {
+  return (await client.callTool({ name, arguments: args })) as Result;
+}
+
+describe('MCP over stdio: cairn mcp on a local store', () => {
+  const temp = tempDir('cairn-mcp-stdio-');
+  let client: Client;
+
+  beforeAll(async () => {
+    const store = join(temp.dir, 'store');
+    expect(spawnSync(process.execPath, [bin, 'init', '--store', store]).status).toBe(0);
+    client = new Client({ name: 'cairn-test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--store', store],
+        stderr: 'pipe',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    temp.remove();
+  });
+
+  it('lists exactly the table’s agent tools, with their input schemas, and never a person’s decisions', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      mcpTools()
+        .map((t) => t.tool)
+        .sort(),
+    );
+    for (const { tool, operation } of mcpTools()) {
+      const listed = tools.find((t) => t.name === tool);
+      expect(Object.keys(listed?.inputSchema.properties ?? {}).sort(), tool).toEqual(
+        Object.keys(inputJsonSchema(operation).properties ?? {}).sort(),
+      );
+    }
+    const names = tools.map((t) => t.name);
+    for (const forbidden of ['approve', 'deny', 'createToken', 'revokeToken', 'revokeGrant'])
+      expect(names).not.toContain(forbidden);
+  });
+
+  it('appends and reads the log, and answers failures with Cairn’s error code', async () => {
+    const session = await call(client, 'session_create', { title: 'over mcp' });
+    const id = session.structuredContent?.id as string;
+    const appended = await call(client, 'log_append', {
+      session: id,
+      kind: 'message',
+      payload: { text: 'hi' },
+    });
+    expect(appended.structuredContent).toMatchObject({ seq: 1, payload: { text: 'hi' } });
+    const read = await call(client, 'log_read', { session: id, branch: 'main' });
+    expect((read.structuredContent?.events as { payload: unknown }[]).map((e) => e.payload)).toEqual([
+      { text: 'hi' },
+    ]);
+    const branches = await call(client, 'log_branches', { session: id });
+    expect((branches.structuredContent?.items as { name: string }[]).map((b) => b.name)).toEqual(['main']);
+    const missing = await call(client, 'log_read', { session: 'ss_00000000000000000000000000' });
+    expect(missing.isError).toBe(true);
+    expect((missing.structuredContent?.error as { code: string }).code).toBe('NOT_FOUND');
+    const bad = await call(client, 'log_append', { session: id, kind: 'Not A Kind!' });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT', data: { field: 'kind' } });
+    expect((await call(client, 'log_read', { session: id })).structuredContent?.events).toHaveLength(1);
+  });
+});
+
+describe('MCP over streamable HTTP: /mcp on a server', () => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let server: RunningServer;
+  const tokens = { a: '', b: '' };
+  const opened: Client[] = [];
+
+  async function connectAs(
+    token: string,
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    const client = new Client({ name: 'cairn-test', version: '1' });
+    await client.connect(transport);
+    opened.push(client);
+    return { client, transport };
+  }
+
+  beforeAll(async () => {
+    ({ store, cleanup } = await sqliteStore());
+    tokens.a = (await store.createTenant('a')).token.token;
+    tokens.b = (await store.createTenant('b')).token.token;
+    server = await startServer(store, { host: '127.0.0.1', port: 0, mcp: { version: '0.0.0-test' } });
+  });
+
+  afterAll(async () => {
+    for (const c of opened) await c.close().catch(() => {});
+    await server?.close();
+    await cleanup?.();
+  });
+
+  it("runs the tools as the token's identity; tenant A on every tool with tenant B's ids sees nothing of B", async () => {
+    const { client: b } = await connectAs(tokens.b);
+    const session = (await call(b, 'session_create', { title: 'bravo-secret plan' })).structuredContent as {
+      id: string;
+    };
+    const event = (
+      await call(b, 'log_append', { session: session.id, kind: 'message', payload: 'bravo-secret' })
+    ).structuredContent as { id: string };
+    const { client: a } = await connectAs(tokens.a);
+    const values: Record<string, unknown> = {
+      session: session.id,
+      branch: 'main',
+      event: event.id,
+      to: event.id,
+      at: event.id,
+      kind: 'message',
+      payload: 'intrusion',
+      name: 'stolen',
+    };
+    for (const { tool, operation } of mcpTools()) {
+      const fields = Object.keys(inputJsonSchema(operation).properties ?? {});
+      const args = Object.fromEntries(fields.filter((f) => f in values).map((f) => [f, values[f]]));
+      const result = await call(a, tool, args);
+      const text = JSON.stringify(result);
+      expect(text, tool).not.toContain('bravo-secret');
+      if (fields.some((f) => ['session', 'event', 'to', 'at'].includes(f)) && tool !== 'session_create') {
+        expect(result.isError, tool).toBe(true);
+        expect((result.structuredContent?.error as { code: string }).code, tool).toBe('NOT_FOUND');
+      }
+    }
+    const still = await call(b, 'log_read', { session: session.id });
+    expect((still.structuredContent?.events as unknown[]).length).toBe(1);
+    expect((await call(b, 'log_branches', { session: session.id })).structuredContent?.items).toHaveLength(1);
+  });
+
+  it('refuses a missing token, another token’s session, and a foreign Host or Origin', async () => {
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    expect((await post({}, initialize)).status).toBe(401);
+    const { transport } = await connectAs(tokens.a);
+    const sessionId = transport.sessionId as string;
+    expect(sessionId).toBeTruthy();
+    const borrowed = await post(
+      {
+        authorization: `Bearer ${tokens.b}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    );
+    expect(borrowed.status).toBe(404);
+    const port = new URL(server.url).port;
+    // fetch will not forge Host; a raw request does.
+    const raw = (host: string, origin?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify(initialize);
+        const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+        const request = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/mcp',
+            method: 'POST',
+            headers: {
+              host,
+              ...(origin ? { origin } : {}),
+              authorization: `Bearer ${tokens.a}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    expect(await raw('evil.example.com')).toBe(403);
+    expect(await raw(`127.0.0.1:${port}`, 'http://evil.example.com')).toBe(403);
+    expect(await raw(`localhost:${port}`, `http://localhost:${port}`)).toBe(200);
+  });
+});
+
+describe('MCP conformance (@modelcontextprotocol/conformance 0.1.13)', () => {
+  let child: ChildProcessWithoutNullStreams;
+  let url = '';
+  const temp = tempDir('cairn-mcp-conformance-');
+
+  beforeAll(async () => {
+    const store = join(temp.dir, 'store');
+    expect(spawnSync(process.execPath, [bin, 'init', '--store', store]).status).toBe(0);
+    child = spawn(process.execPath, [bin, 'mcp', '--port', '0', '--store', store]);
+    url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        err += d;
+        const found = /http:\/\/\S+/.exec(err);
+        if (found) resolve(found[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
+    });
+  });
+
+  afterAll(() => {
+    child?.kill('SIGTERM');
+    temp.remove();
+  });
+
+  // The generic server scenarios; the others call fixture tools (test_simple_text, prompts, resources…)
+  // that only the suite's own reference server has, and do not apply.
+  const scenarios = [
+    'server-initialize',
+    'ping',
+    'tools-list',
+    'logging-set-level',
+    'server-sse-multiple-streams',
+    'dns-rebinding-protection',
+  ];
+  const cli = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
+  for (const scenario of scenarios) {
+    it(`passes ${scenario}`, () => {
+      const run = spawnSync(process.execPath, [cli, 'server', '--url', url, '--scenario', scenario], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      const output = run.stdout + run.stderr;
+      const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
+      expect(summary, output).not.toBeNull();
+      expect(summary?.[1], output).toBe(summary?.[2]);
+      expect(summary?.[3], output).toBe('0');
+      expect(Number(summary?.[2])).toBeGreaterThan(0);
+    }, 70_000);
+  }
+});
