@@ -1,4 +1,4 @@
-import type { Client } from './ops/op.js';
+import type { CallerSide, Client } from './ops/op.js';
 import { bindOps, OPERATIONS, type Operations, opContext } from './ops/table.js';
 import type { Engine } from './storage/engine.js';
 import type { Identity } from './types.js';
@@ -14,9 +14,19 @@ export interface EmbeddedFabric extends Client<Operations> {}
 export class EmbeddedFabric {
   readonly #onClose: () => Promise<void>;
 
-  constructor(engine: Engine, who: Identity, onClose: () => Promise<void> = async () => {}) {
+  /**
+   * `caller`, on the machine that holds the workspaces (a local store with a
+   * desk), lets the operations that run there (checkpoint, restore, fork,
+   * status) run; elsewhere they are refused with where they run.
+   */
+  constructor(
+    engine: Engine,
+    who: Identity,
+    onClose: () => Promise<void> = async () => {},
+    caller?: CallerSide,
+  ) {
     this.#onClose = onClose;
-    Object.assign(this, bindOps(OPERATIONS, opContext(engine, who)));
+    Object.assign(this, bindOps(OPERATIONS, opContext(engine, who, caller)));
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@
  * against `cairn mcp --port`.
  */
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,10 @@ import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { sqliteStore, tempDir } from './support/stores.js';
 
+const mkdirp = (dir: string) => {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
 const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
@@ -93,6 +98,107 @@ describe('MCP over stdio: cairn mcp on a local store', () => {
   });
 });
 
+/** checkpoint → edit → restore (and forward again) → fork → status, through one MCP client. */
+async function driveUnit(client: Client, ws: string): Promise<void> {
+  const first = await call(client, 'checkpoint', { label: 'first' });
+  expect(first.isError, JSON.stringify(first)).toBeFalsy();
+  const cp1 = first.structuredContent?.id as string;
+  writeFileSync(join(ws, 'notes.txt'), 'edited\n');
+  writeFileSync(join(ws, 'new.txt'), 'new\n');
+  const status = await call(client, 'status', {});
+  expect(status.structuredContent?.unrecordedChanges).toEqual(
+    expect.arrayContaining([expect.objectContaining({ path: 'notes.txt' })]),
+  );
+  const cp2 = (await call(client, 'checkpoint', { label: 'second', checks: ['test -f new.txt'] }))
+    .structuredContent;
+  expect(cp2?.accepted).toBe(true);
+  const preview = await call(client, 'restore', { checkpoint: cp1, preview: true });
+  expect((preview.structuredContent?.files as { path: string }[]).map((f) => f.path).sort()).toEqual([
+    'new.txt',
+    'notes.txt',
+  ]);
+  expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('edited\n');
+  const back = await call(client, 'restore', { checkpoint: cp1 });
+  expect(back.isError, JSON.stringify(back)).toBeFalsy();
+  expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('original\n');
+  expect(existsSync(join(ws, 'new.txt'))).toBe(false);
+  // Forward again: the later checkpoint is still reachable.
+  await call(client, 'restore', { checkpoint: cp2?.id as string });
+  expect(readFileSync(join(ws, 'new.txt'), 'utf8')).toBe('new\n');
+  // Copies, so the test's folder can be removed (an overlay fork stays mounted).
+  const forked = await call(client, 'fork', { checkpoint: cp1, names: ['alt'], driver: 'copy' });
+  expect(forked.isError, JSON.stringify(forked)).toBeFalsy();
+  const branch = (forked.structuredContent?.branches as { branch: string; workspace: { dir: string } }[])[0];
+  expect(branch?.branch).toBe('alt');
+  expect(readFileSync(join(branch?.workspace.dir as string, 'notes.txt'), 'utf8')).toBe('original\n');
+  const bad = await call(client, 'fork', { checkpoint: cp1, names: ['x'], branches: 2 });
+  expect(bad.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+}
+
+/** A store with one attached workspace holding notes.txt. */
+function attachedWorkspace(dir: string): { store: string; ws: string } {
+  const store = join(dir, 'store');
+  const ws = join(dir, 'ws');
+  mkdirSync(ws);
+  writeFileSync(join(ws, 'notes.txt'), 'original\n');
+  const attach = spawnSync(process.execPath, [bin, 'ws', 'attach', ws, '--store', store, '--json'], {
+    encoding: 'utf8',
+  });
+  expect(attach.status, attach.stderr).toBe(0);
+  return { store, ws };
+}
+
+describe('MCP drives the unit of work (cairn mcp in the workspace)', () => {
+  const temp = tempDir('cairn-mcp-unit-');
+  afterAll(() => temp.remove());
+
+  it('over stdio: checkpoint, edit, restore back and forward, fork', async () => {
+    const { store, ws } = attachedWorkspace(mkdirp(join(temp.dir, 'stdio')));
+    const client = new Client({ name: 'cairn-test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--store', store],
+        cwd: ws,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await driveUnit(client, ws);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('over streamable HTTP (cairn mcp --port): the same', async () => {
+    const { store, ws } = attachedWorkspace(mkdirp(join(temp.dir, 'http')));
+    const child = spawn(process.execPath, [bin, 'mcp', '--port', '0', '--store', store], { cwd: ws });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          err += d;
+          const found = /http:\/\/\S+/.exec(err);
+          if (found) resolve(found[0]);
+        });
+        child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
+      });
+      const client = new Client({ name: 'cairn-test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        await driveUnit(client, ws);
+      } finally {
+        await client.close();
+      }
+      // Any other path of the port is unknown: the secret path is the credential.
+      const other = await fetch(new URL('/mcp', url), { method: 'POST', body: '{}' });
+      expect(other.status).toBe(404);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
+
 describe('MCP over streamable HTTP: /mcp on a server', () => {
   let store: Store;
   let cleanup: () => Promise<void>;
@@ -158,6 +264,16 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
     const still = await call(b, 'log_read', { session: session.id });
     expect((still.structuredContent?.events as unknown[]).length).toBe(1);
     expect((await call(b, 'log_branches', { session: session.id })).structuredContent?.items).toHaveLength(1);
+  });
+
+  it('lists no unit tool on a server, and answers one asked for with where it runs', async () => {
+    const { client } = await connectAs(tokens.a);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('log_append');
+    for (const unit of ['checkpoint', 'restore', 'fork', 'status']) expect(names).not.toContain(unit);
+    const refused = await call(client, 'status', {});
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent?.error).toMatchObject({ code: 'UNAVAILABLE', data: { runs: 'caller' } });
   });
 
   it('refuses a missing token, another token’s session, and a foreign Host or Origin', async () => {

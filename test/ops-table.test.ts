@@ -160,6 +160,21 @@ describe('the table of operations', () => {
     }
   });
 
+  it('refuses, through the server, the operations that run where the workspace is, saying so', async () => {
+    const local = OPS.filter((o) => o.runs === 'caller');
+    expect(local.map((o) => o.name).sort()).toEqual(['checkpoint', 'forkUnit', 'restore', 'status']);
+    for (const operation of local) {
+      const method = (a as unknown as Record<string, (i: unknown) => Promise<unknown>>)[operation.name];
+      const error = await (method as (i: unknown) => Promise<unknown>)({}).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, operation.name).toBeInstanceOf(CairnError);
+      expect((error as CairnError).code).toBe('UNAVAILABLE');
+      expect((error as CairnError).message).toContain('runs where the workspace is');
+    }
+  });
+
   it("answers every operation on the caller's own records with what its output schema describes", async () => {
     // Reads first, then writes, so each write finds what it acts on.
     const ordered = [...served].sort((x, y) => (x.effect === y.effect ? 0 : x.effect === 'read' ? -1 : 1));

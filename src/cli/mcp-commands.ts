@@ -7,9 +7,14 @@
  * machine; Host and Origin are checked against DNS rebinding.
  */
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { EmbeddedFabric } from '../embedded-fabric.js';
 import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import { Units } from '../unit/unit.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
-import type { FabricCommand } from './command.js';
+import type { FabricCommand, Invocation } from './command.js';
+import { withDesk } from './desk-commands.js';
 import { EXIT } from './output.js';
 import { listenError, untilStopSignal } from './store-commands.js';
 import { cliVersion } from './version.js';
@@ -27,13 +32,31 @@ const mcp: FabricCommand = {
     },
   ],
   summary: 'serve the agent tools over MCP: stdio (default) or streamable HTTP on loopback',
-  async run(fabric, call) {
+  run: (fabric, call) => serveMcp(fabric, call, false),
+  // On a local store the unit's tools run too, on the workspace attached where `cairn mcp` started
+  // (or the one a call names).
+  runLocal: (dir, call) =>
+    withDesk(dir, call, async (desk, store) => {
+      const who = await store.localIdentity();
+      const units = new Units(store.fabric(who), desk, store.keys(who));
+      const workspace = (ref?: string) =>
+        ref?.startsWith('ws_') ? desk.getWorkspace(ref) : desk.findWorkspace(resolve(call.cwd, ref ?? '.'));
+      return serveMcp(
+        new EmbeddedFabric(store.engine, who, async () => {}, { units, workspace }),
+        call,
+        true,
+      );
+    }),
+};
+
+async function serveMcp(fabric: Fabric, call: Invocation, local: boolean): Promise<number> {
+  {
     const version = cliVersion();
     const { createMcpServer } = await import('../mcp/server.js');
     const portFlag = stringFlag(call.values, 'port');
     if (portFlag === undefined) {
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const server = createMcpServer(fabric, { version });
+      const server = createMcpServer(fabric, { version, local });
       const transport = new StdioServerTransport(call.stdin as NodeJS.ReadStream, process.stdout);
       const closed = new Promise<void>((resolve) => {
         transport.onclose = () => resolve();
@@ -54,7 +77,7 @@ const mcp: FabricCommand = {
     const { serve } = await import('@hono/node-server');
     const { loopbackNames, McpHttp } = await import('../mcp/http.js');
     let names = { hosts: [] as string[], origins: [] as string[] };
-    const http = new McpHttp({ version, names: () => names });
+    const http = new McpHttp({ version, local, names: () => names });
     const path = `/mcp/${secret}`;
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const listening = serve(
@@ -88,7 +111,7 @@ const mcp: FabricCommand = {
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
     return EXIT.ok;
-  },
-};
+  }
+}
 
 export const MCP_COMMANDS: FabricCommand[] = [mcp];

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CairnError, type CairnErrorJSON } from '../errors.js';
 import { toJsonText } from '../json.js';
-import type { Client, Op } from '../ops/op.js';
+import { type Client, type Op, runsAtCaller } from '../ops/op.js';
 import { inputJsonSchema, OPERATIONS, type Operations, opTitle } from '../ops/table.js';
 
 export interface ConnectOptions {
@@ -147,7 +147,8 @@ export class RemoteFabric {
    * or the JSON body (POST). The server validates; what comes back is the
    * answer or the typed error.
    */
-  private invoke(operation: Op, input: Record<string, unknown> = {}): Promise<unknown> {
+  private async invoke(operation: Op, input: Record<string, unknown> = {}): Promise<unknown> {
+    if (!operation.http) throw runsAtCaller(operation.mcp ?? opTitle(operation.name));
     const { method, path } = operation.http;
     const rest: Record<string, unknown> = { ...input };
     const defaults = inputJsonSchema(operation).properties ?? {};

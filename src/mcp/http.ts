@@ -14,6 +14,8 @@ import { createMcpServer } from './server.js';
 
 export interface McpHttpOptions {
   version: string;
+  /** The fabric runs where the workspaces are (see McpServerOptions.local). */
+  local?: boolean;
   /**
    * The Host header values (`host:port`, lower case) and Origin values
    * accepted; asked per request, since a server learns its port on listening.
@@ -105,7 +107,7 @@ export class McpHttp {
         this.sessions.delete(sessionId);
       },
     });
-    const server = createMcpServer(fabric(), { version: this.options.version });
+    const server = createMcpServer(fabric(), { version: this.options.version, local: this.options.local });
     await server.connect(transport);
     return transport.handleRequest(request);
   }

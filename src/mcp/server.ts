@@ -16,6 +16,12 @@ import { inputJsonSchema, OPERATIONS, opTitle } from '../ops/table.js';
 export interface McpServerOptions {
   /** The version the server reports (the package's). */
   version: string;
+  /**
+   * Whether the fabric runs where the workspaces are (a local store with a
+   * desk): only then are the unit's tools (checkpoint, restore, fork, status)
+   * listed. Asked for elsewhere, they answer where they run.
+   */
+  local?: boolean;
 }
 
 /** Operations that are MCP tools, with their tool names. */
@@ -43,16 +49,18 @@ export function createMcpServer(fabric: Fabric, options: McpServerOptions): Serv
   );
   const tools = new Map(mcpTools().map((t) => [t.tool, t.operation]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools].map(([name, operation]) => {
-      const { $schema: _, ...inputSchema } = inputJsonSchema(operation) as Record<string, unknown>;
-      return {
-        name,
-        title: opTitle(operation.name),
-        description: operation.summary,
-        inputSchema: { type: 'object' as const, ...inputSchema },
-        annotations: { readOnlyHint: operation.effect === 'read' },
-      };
-    }),
+    tools: [...tools]
+      .filter(([, operation]) => options.local === true || operation.runs === 'anywhere')
+      .map(([name, operation]) => {
+        const { $schema: _, ...inputSchema } = inputJsonSchema(operation) as Record<string, unknown>;
+        return {
+          name,
+          title: opTitle(operation.name),
+          description: operation.summary,
+          inputSchema: { type: 'object' as const, ...inputSchema },
+          annotations: { readOnlyHint: operation.effect === 'read' },
+        };
+      }),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const operation = tools.get(request.params.name);

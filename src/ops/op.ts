@@ -9,10 +9,23 @@
  * was validated against `input` — once, at whichever edge the call came in.
  */
 import type { z } from 'zod';
+import type { Workspace } from '../desk/rows.js';
+import { CairnError } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
+import type { Units } from '../unit/unit.js';
+
+/**
+ * What operations that run where the workspace is need (`runs: 'caller'`):
+ * the unit of work over a local desk, and the caller's workspace.
+ */
+export interface CallerSide {
+  readonly units: Units;
+  /** A workspace by id or directory; left out, the caller's own (e.g. where `cairn mcp` started). */
+  workspace(ref?: string): Promise<Workspace>;
+}
 
 /** What an operation's handler acts through: the caller's identity over one engine. */
 export interface OpContext {
@@ -24,6 +37,8 @@ export interface OpContext {
   read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** The keys (grants, approvals) as the caller; no master key. */
   keys(): Keys;
+  /** Present only on the caller's own machine (a local store with a desk). */
+  readonly caller?: CallerSide;
 }
 
 export interface HttpBinding {
@@ -48,7 +63,8 @@ export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Zod
   runs: 'anywhere' | 'caller';
   input: I;
   output: O;
-  http: HttpBinding;
+  /** The HTTP route; left out for operations that run only where the caller is. */
+  http?: HttpBinding;
   /**
    * The MCP tool name, for operations an agent calls for itself. Left out of
    * MCP on purpose: a person's decisions (approve, deny), token and grant
@@ -76,3 +92,12 @@ type Method<T extends Op> = {} extends z.input<T['input']>
 
 /** The interface a table gives its callers, embedded or remote: one method per operation. */
 export type Client<T extends OpTable> = { [K in keyof T]: Method<T[K]> };
+
+/** The refusal of an operation that runs only where the workspace is, asked somewhere else. */
+export function runsAtCaller(command: string): CairnError {
+  return new CairnError(
+    'UNAVAILABLE',
+    `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds it and its store (the desk does not work over the network yet)`,
+    { runs: 'caller' },
+  );
+}

@@ -13,17 +13,19 @@ import type { Identity } from '../types.js';
 import { parseInput } from '../validate.js';
 import { KEYS_OPS } from './keys-ops.js';
 import { LOG_OPS } from './log-ops.js';
-import type { Client, Op, OpContext, OpTable } from './op.js';
+import type { CallerSide, Client, HttpBinding, Op, OpContext, OpTable } from './op.js';
+import { UNIT_OPS } from './unit-ops.js';
 
-export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS } satisfies OpTable;
+export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS, ...UNIT_OPS } satisfies OpTable;
 export type Operations = typeof OPERATIONS;
 
-/** The context operations run in, for one identity over one engine. */
-export function opContext(engine: Engine, who: Identity): OpContext {
+/** The context operations run in, for one identity over one engine (and, on the caller's machine, its desk). */
+export function opContext(engine: Engine, who: Identity, caller?: CallerSide): OpContext {
   let keys: Keys | null = null;
   return {
     who,
     engine,
+    caller,
     write(action, fn) {
       authorize(who, action);
       return engine.write(who.tenant, (tx) => fn(tx, Date.now()));
@@ -58,6 +60,13 @@ export async function runOp<T extends Op>(
   >;
 }
 
+/** Operations served over HTTP: those that run anywhere (each has its route). */
+export function servedOps(): (Op & { http: HttpBinding })[] {
+  return (Object.values(OPERATIONS) as Op[]).filter(
+    (o): o is Op & { http: HttpBinding } => o.runs === 'anywhere' && o.http !== undefined,
+  );
+}
+
 /** The table's methods bound to one context: what the embedded fabric is. */
 export function bindOps<T extends OpTable>(table: T, ctx: OpContext): Client<T> {
   const methods: Record<string, (input?: unknown) => Promise<unknown>> = {};
@@ -85,7 +94,7 @@ export function inputJsonSchema(operation: Op): JsonObjectSchema {
 
 /** Names of the input fields an operation takes from its path, in order. */
 export function pathFieldsOf(operation: Op): string[] {
-  return [...operation.http.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  return [...(operation.http?.path ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 }
 
 /** Input fields that are numbers (query strings carry them as text). */

@@ -4,8 +4,7 @@ import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
 import type { McpHttp } from '../mcp/http.js';
-import type { Op } from '../ops/op.js';
-import { numericFields, OPERATIONS, opContext, runOp } from '../ops/table.js';
+import { numericFields, opContext, runOp, servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { openApiDocument } from './openapi.js';
@@ -202,8 +201,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
 
   // Every operation of the table that runs anywhere, as its route: path fields from the path, the rest
   // from the query (GET) or the JSON body (POST); the path wins over a body field of the same name.
-  for (const operation of Object.values(OPERATIONS) as Op[]) {
-    if (operation.runs !== 'anywhere') continue;
+  for (const operation of servedOps()) {
     const { method, path } = operation.http;
     const numeric = numericFields(operation);
     app.on(method, path.replace(/\{(\w+)\}/g, ':$1'), async (c) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Op } from '../ops/op.js';
+import type { HttpBinding, Op } from '../ops/op.js';
 import { ErrorBody } from '../ops/shapes.js';
-import { inputJsonSchema, OPERATIONS, pathFieldsOf } from '../ops/table.js';
+import { inputJsonSchema, pathFieldsOf, servedOps } from '../ops/table.js';
 
 /**
  * The OpenAPI 3.1 description of the HTTP API, made from the table of
@@ -25,7 +25,7 @@ function without(json: JsonSchema, fields: string[]): JsonSchema {
   return { ...rest, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-function operationObject(operation: Op): Record<string, unknown> {
+function operationObject(operation: Op & { http: HttpBinding }): Record<string, unknown> {
   const json = inputJsonSchema(operation) as JsonSchema;
   const inPath = pathFieldsOf(operation);
   const properties = json.properties ?? {};
@@ -73,8 +73,7 @@ let cached: unknown;
 export function openApiDocument(): unknown {
   if (cached) return cached;
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of Object.values(OPERATIONS) as Op[]) {
-    if (operation.runs !== 'anywhere') continue;
+  for (const operation of servedOps()) {
     paths[operation.http.path] ??= {};
     (paths[operation.http.path] as Record<string, unknown>)[operation.http.method.toLowerCase()] =
       operationObject(operation);
