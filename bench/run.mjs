@@ -18,6 +18,7 @@ const BENCHES = [
   'steps.mjs',
   'keys.mjs',
   'unit.mjs',
+  'cli.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);

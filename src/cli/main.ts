@@ -1,7 +1,10 @@
+/**
+ * The `cairn` command line. Loaded by every call, so it loads little itself:
+ * `--version` needs nothing more, and the commands (with the library behind
+ * them) are loaded once a command line asks for one.
+ */
 import { isAbsolute, join, resolve } from 'node:path';
-import { connect } from '../client/remote-fabric.js';
 import type { Fabric } from '../fabric.js';
-import { openFabric } from '../store.js';
 import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from './args.js';
 import {
   type Command,
@@ -11,25 +14,9 @@ import {
   type Invocation,
   type StoreCommand,
 } from './command.js';
-import { DESK_COMMANDS } from './desk-commands.js';
-import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
-import { KEYS_COMMANDS } from './keys-commands.js';
-import { MCP_COMMANDS } from './mcp-commands.js';
 import { EXIT, Output, UsageError } from './output.js';
-import { openStoreDir, requireStore, STORE_COMMANDS } from './store-commands.js';
-import { UNIT_COMMANDS } from './unit-commands.js';
 import { cliVersion } from './version.js';
-
-/** Every command, in the order `cairn help` lists them. */
-export const COMMANDS: Command[] = [
-  ...STORE_COMMANDS,
-  ...FABRIC_COMMANDS,
-  ...DESK_COMMANDS,
-  ...UNIT_COMMANDS,
-  ...KEYS_COMMANDS,
-  ...MCP_COMMANDS,
-];
 
 /** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */
 export interface CliWorld {
@@ -74,19 +61,20 @@ function hasHelpFlag(args: string[]): boolean {
 }
 
 async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<number> {
-  if (argv[0] === 'help') return showHelp(argv.slice(1), out);
   if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
     const version = cliVersion();
     out.result({ version, node: process.versions.node }, `cairn ${version}`);
     return EXIT.ok;
   }
+  const { COMMANDS } = await import('./commands.js');
+  if (argv[0] === 'help') return showHelp(argv.slice(1), out, COMMANDS);
   const lookup = findCommand(argv, COMMANDS);
   if (lookup.kind === 'none') {
-    if (hasHelpFlag(lookup.rest)) return showHelp([], out);
+    if (hasHelpFlag(lookup.rest)) return showHelp([], out, COMMANDS);
     throw new UsageError('missing command: run `cairn help` to list the commands');
   }
   if (lookup.kind === 'group') {
-    if (hasHelpFlag(lookup.rest)) return showHelp([lookup.group], out);
+    if (hasHelpFlag(lookup.rest)) return showHelp([lookup.group], out, COMMANDS);
     throw new UsageError(
       `"cairn ${lookup.group}" needs a subcommand: run \`cairn help ${lookup.group}\` to list them`,
     );
@@ -106,7 +94,7 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
   return code ?? EXIT.ok;
 }
 
-function showHelp(words: string[], out: Output): number {
+function showHelp(words: string[], out: Output, COMMANDS: Command[]): number {
   const names = words.filter((w) => !w.startsWith('-'));
   if (names.length === 0) {
     out.text(mainHelp(COMMANDS), 'help');
@@ -157,8 +145,8 @@ export function storeDir(
  * A store named by --store or $CAIRN_STORE must exist (a typo is not a new
  * store); the default one is made on first use, so the first command works.
  */
-function checkStore(store: { dir: string; chosen: boolean }, creates: boolean): string {
-  if (store.chosen && !creates) requireStore(store.dir);
+async function checkStore(store: { dir: string; chosen: boolean }, creates: boolean): Promise<string> {
+  if (store.chosen && !creates) (await import('./store-commands.js')).requireStore(store.dir);
   return store.dir;
 }
 
@@ -168,7 +156,7 @@ async function runOnStore(command: StoreCommand, call: Invocation, cwd: string):
       `${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`,
     );
   }
-  const dir = checkStore(storeDir(call.values, call.env, cwd), command.createsStore);
+  const dir = await checkStore(storeDir(call.values, call.env, cwd), command.createsStore);
   return command.run(dir, call);
 }
 
@@ -207,12 +195,17 @@ async function runOnFabric(
   const target = resolveTarget(call, cwd);
   let fabric: Fabric;
   if (target.kind === 'remote') {
+    const { connect } = await import('../client/remote-fabric.js');
     fabric = connect({ url: target.url, token: target.token });
   } else {
-    const dir = checkStore(target.store, false);
+    const dir = await checkStore(target.store, false);
     if (command.runLocal) return command.runLocal(dir, call);
     // Everyday commands skip the whole-store quick_check (it grows with the store); `serve`,
     // `init` and `audit verify` run it. Corruption met while reading is still reported.
+    const [{ openStoreDir }, { openFabric }] = await Promise.all([
+      import('./store-commands.js'),
+      import('../store.js'),
+    ]);
     fabric = await openStoreDir(dir, (d) => openFabric({ dir: d, integrityCheck: false }));
   }
   try {

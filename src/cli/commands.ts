@@ -1,0 +1,17 @@
+import type { Command } from './command.js';
+import { DESK_COMMANDS } from './desk-commands.js';
+import { FABRIC_COMMANDS } from './fabric-commands.js';
+import { KEYS_COMMANDS } from './keys-commands.js';
+import { MCP_COMMANDS } from './mcp-commands.js';
+import { STORE_COMMANDS } from './store-commands.js';
+import { UNIT_COMMANDS } from './unit-commands.js';
+
+/** Every command, in the order `cairn help` lists them. */
+export const COMMANDS: Command[] = [
+  ...STORE_COMMANDS,
+  ...FABRIC_COMMANDS,
+  ...DESK_COMMANDS,
+  ...UNIT_COMMANDS,
+  ...KEYS_COMMANDS,
+  ...MCP_COMMANDS,
+];
