@@ -257,7 +257,7 @@ describe('cairn proxy enforces the mode on what is actually sent', () => {
         await new Promise((r) => setTimeout(r, 10));
       const over = await post(two);
       expect(over.status).toBe(503);
-      expect(JSON.parse(over.body.toString()).error).toMatchObject({
+      expect(JSON.parse(over.body.toString())).toMatchObject({
         code: 'UNAVAILABLE',
         data: { rule: 'spool_full', limit: 300000 },
       });

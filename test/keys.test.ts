@@ -108,7 +108,7 @@ function keysSuite(backend: Backend) {
     expect(live.seen[0]?.headers['x-cairn-handle']).toBeUndefined();
     const post = await viaProxy(proxy.url, handle, 'POST', '/billing/invoices/7/reconcile', '{"match":"x"}');
     expect(post.status).toBe(403);
-    expect(String((post.json.error as { message: string }).message)).toMatch(/read-only/);
+    expect(String((post.json as { message: string }).message)).toMatch(/read-only/);
     expect(live.seen).toHaveLength(1);
     expect(sandbox.seen).toHaveLength(0);
     const uses = await auditEntries('keys.use');
@@ -213,13 +213,13 @@ function keysSuite(backend: Backend) {
     await keys.decide(waiting[0]!.id, 'deny');
     const answer = await denied;
     expect(answer.status).toBe(403);
-    expect(String((answer.json.error as { message: string }).message)).toMatch(/not approved \(denied/);
+    expect(String((answer.json as { message: string }).message)).toMatch(/not approved \(denied/);
     // Nobody decides this one: after the timeout it is refused and marked expired.
     const slow = await startProxy({ keysFor: () => keys, approvalTimeoutMs: 100, pollMs: 10 });
     try {
       const timedOut = await viaProxy(slow.url, handle, 'POST', '/billing/invoices/9/reconcile', '{}');
       expect(timedOut.status).toBe(403);
-      expect((timedOut.json.error as { data: { state: string } }).data.state).toBe('expired');
+      expect((timedOut.json as { data: { state: string } }).data.state).toBe('expired');
       const expired = (await keys.listApprovals({ state: 'expired' }))[0]!;
       await expectCode(keys.decide(expired.id, 'approve'), 'CONFLICT');
     } finally {
@@ -264,7 +264,7 @@ function keysSuite(backend: Backend) {
     for (const [handle, method, path, status, message] of cases) {
       const got = await viaProxy(proxy.url, handle, method, path);
       expect(got.status, path).toBe(status);
-      expect(String((got.json.error as { message: string }).message), path).toMatch(message);
+      expect(String((got.json as { message: string }).message), path).toMatch(message);
     }
     // A handle from another branch: branch a has no grant on c's credential path; another branch with no grant at all.
     const handleD = await branch('d');
@@ -273,7 +273,7 @@ function keysSuite(backend: Backend) {
     now += 61_000; // the grant expires
     const late = await viaProxy(proxy.url, handleC, 'GET', '/billing/invoices');
     expect(late.status).toBe(403);
-    expect(String((late.json.error as { message: string }).message)).toMatch(/expired/);
+    expect(String((late.json as { message: string }).message)).toMatch(/expired/);
     now -= 61_000;
     await keys.revoke(c.id, 'done');
     expect((await viaProxy(proxy.url, handleC, 'GET', '/billing/invoices')).status).toBe(403);
@@ -533,7 +533,7 @@ function keysSuite(backend: Backend) {
     try {
       const refused = await viaProxy(wrong.url, handle, 'GET', '/billing/x');
       expect(refused.status).toBe(503);
-      expect(String((refused.json.error as { message: string }).message)).toMatch(/sealed under master key/);
+      expect(String((refused.json as { message: string }).message)).toMatch(/sealed under master key/);
     } finally {
       await wrong.close();
     }

@@ -325,7 +325,7 @@ function hardeningSuite(backend: Backend) {
   }
 
   const rule = (body: Buffer) =>
-    (JSON.parse(body.toString()) as { error: { data: { rule: string } } }).error.data.rule;
+    (JSON.parse(body.toString()) as { data: { rule: string } }).data.rule;
 
   it('a body makes a write whatever the method: refused under read, held under each-write', async () => {
     const reader = await branch('r');
@@ -748,7 +748,8 @@ function hardeningSuite(backend: Backend) {
     await waitPending(4);
     const fifth = await held(10);
     expect(fifth.status).toBe(503);
-    expect(JSON.parse(fifth.body.toString()).error).toMatchObject({
+    expect(fifth.headers['x-cairn-error']).toBe('UNAVAILABLE');
+    expect(JSON.parse(fifth.body.toString())).toMatchObject({
       code: 'UNAVAILABLE',
       data: { rule: 'spool_per_handle', limit: 4 },
     });

@@ -100,6 +100,9 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/** On every answer the proxy itself gives (a refusal, a timeout): its error code. */
+export const ERROR_HEADER = 'x-cairn-error';
+
 function answer(
   res: ServerResponse,
   status: number,
@@ -112,9 +115,12 @@ function answer(
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { code, message, data } });
+  // The one error body of every surface ({code, message, data}, as the HTTP API answers); the header
+  // tells the agent the proxy refused, not the upstream.
+  const body = JSON.stringify({ code, message, data });
   res.writeHead(status, {
     'content-type': 'application/json',
+    [ERROR_HEADER]: code,
     'content-length': Buffer.byteLength(body),
     // A body left unread is not read after the answer: the connection ends with it.
     ...(close ? { connection: 'close' } : {}),
