@@ -1,5 +1,5 @@
-import type { CallerSide, Client } from './ops/op.js';
-import { bindOps, OPERATIONS, type Operations, opContext } from './ops/table.js';
+import type { Client } from './ops/op.js';
+import { bindOps, type ContextOptions, OPERATIONS, type Operations, opContext } from './ops/table.js';
 import type { Engine } from './storage/engine.js';
 import type { Identity } from './types.js';
 
@@ -15,18 +15,19 @@ export class EmbeddedFabric {
   readonly #onClose: () => Promise<void>;
 
   /**
-   * `caller`, on the machine that holds the workspaces (a local store with a
-   * desk), lets the operations that run there (checkpoint, restore, fork,
-   * status) run; elsewhere they are refused with where they run.
+   * `options.caller`, on the machine that holds the workspaces (a local store
+   * with a desk), lets the operations that run there (checkpoint, restore,
+   * fork, status) run; elsewhere they are refused with where they run.
+   * `options.masterKey` lets the credential operations seal values.
    */
   constructor(
     engine: Engine,
     who: Identity,
     onClose: () => Promise<void> = async () => {},
-    caller?: CallerSide,
+    options: ContextOptions = {},
   ) {
     this.#onClose = onClose;
-    Object.assign(this, bindOps(OPERATIONS, opContext(engine, who, caller)));
+    Object.assign(this, bindOps(OPERATIONS, opContext(engine, who, options)));
   }
 
   close(): Promise<void> {

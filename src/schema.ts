@@ -166,6 +166,49 @@ export const ApprovalStateFilter = z
   .default('pending');
 export const ListApprovalsInput = z.object({ state: ApprovalStateFilter }).strict();
 export const GetApprovalInput = z.object({ approval: ApprovalId }).strict();
+/** A credential's value: it travels only in a request body, never in a URL, and is never logged. */
+const SecretValue = z
+  .string()
+  .min(1)
+  .max(64 * 1024);
+const UpstreamUrl = z.string().min(1).max(2048);
+export const ListCredentialsInput = z.object({}).strict();
+export const AddCredentialInput = z
+  .object({
+    name: CredentialName,
+    kind: z.enum(['bearer', 'basic', 'header', 'env']),
+    upstream: UpstreamUrl.optional(),
+    header: z.string().min(1).max(200).optional(),
+    value: SecretValue,
+    sandbox: z.object({ upstream: UpstreamUrl, value: SecretValue }).strict().optional(),
+    allowHeaders: z.array(z.string().min(1).max(200)).max(50).optional(),
+    maxBodyBytes: z.number().int().min(1).optional(),
+  })
+  .strict();
+export const RotateCredentialInput = z
+  .object({ name: CredentialName, value: SecretValue.optional(), sandbox: SecretValue.optional() })
+  .strict();
+export const DeleteCredentialInput = z.object({ name: CredentialName }).strict();
+export const AddGrantInput = z
+  .object({
+    session: SessionId,
+    branch: BranchName,
+    credential: CredentialName,
+    mode: z.enum(['read', 'sandbox', 'live']),
+    approval: z.enum(['none', 'each-write']).optional(),
+    parent: GrantId.optional(),
+    allow: z
+      .object({
+        hosts: z.array(z.string().min(1).max(300)).max(50).optional(),
+        methods: z.array(z.string().min(1).max(20)).max(10).optional(),
+        pathPrefixes: z.array(z.string().min(1).max(2048)).max(50).optional(),
+      })
+      .strict()
+      .optional(),
+    expiresAt: z.number().int().nullable().optional(),
+    maxUses: z.number().int().min(1).nullable().optional(),
+  })
+  .strict();
 export const ListGrantsInput = z
   .object({ session: SessionId.optional(), branch: BranchName.optional() })
   .strict();

@@ -71,9 +71,9 @@ export class Store {
     return new Keys({ engine: this.engine, who, ...options });
   }
 
-  /** A fabric acting as the given identity. */
-  fabric(who: Identity): EmbeddedFabric {
-    return new EmbeddedFabric(this.engine, who);
+  /** A fabric acting as the given identity (`masterKey`: the credential operations may seal values). */
+  fabric(who: Identity, options: { masterKey?: MasterKey } = {}): EmbeddedFabric {
+    return new EmbeddedFabric(this.engine, who, undefined, options);
   }
 
   authenticate(token: string): Promise<Identity> {
@@ -125,11 +125,13 @@ export class Store {
 export async function openFabric(options: {
   dir: string;
   integrityCheck?: boolean;
+  /** The vault master key, for the credential operations that seal values. */
+  masterKey?: MasterKey;
 }): Promise<EmbeddedFabric> {
   const store = await Store.openDir(options.dir, { integrityCheck: options.integrityCheck });
   try {
     const who = await store.localIdentity();
-    return new EmbeddedFabric(store.engine, who, () => store.close());
+    return new EmbeddedFabric(store.engine, who, () => store.close(), { masterKey: options.masterKey });
   } catch (error) {
     await store.close();
     throw error;

@@ -739,9 +739,11 @@ describe('the keys through a server (--url)', () => {
     // Two held writes, recorded through the library as the proxy would.
     const { Store } = await import('../src/store.js');
     const { MasterKey } = await import('../src/keys/crypto.js');
+    const keyFile = join(work, 'keys-remote-master.key');
+    expect((await cairn(['cred', 'keygen', '--out', keyFile])).code).toBe(0);
     const library = await Store.openDir(s);
     const who = await library.localIdentity();
-    const keys = library.keys(who, { masterKey: MasterKey.generate() });
+    const keys = library.keys(who, { masterKey: MasterKey.parse(readFileSync(keyFile, 'utf8'), keyFile) });
     const session = await library.fabric(who).createSession({ title: 'keys over the network' });
     await keys.addCredential({
       name: 'billing',
@@ -768,7 +770,11 @@ describe('the keys through a server (--url)', () => {
       expect(held.outcome).toBe('hold');
     }
     await library.close();
-    const child = start(['serve', '--port', '0', '--json', '--store', s]);
+    const child = start(['serve', '--port', '0', '--json', '--store', s, '--master-key-file', keyFile]);
+    let serverLog = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      serverLog += d;
+    });
     try {
       const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
         let buffered = '';
@@ -782,8 +788,12 @@ describe('the keys through a server (--url)', () => {
       const host = join(work, 'keys-remote-host');
       mkdirSync(host);
       const env = { HOME: host };
-      const remote = (args: string[]) =>
-        cairn([...args, '--json', '--url', served.url, '--token', served.token], { cwd: host, env });
+      const remote = (args: string[], input?: string) =>
+        cairn([...args, '--json', '--url', served.url, '--token', served.token], {
+          cwd: host,
+          env,
+          ...(input === undefined ? {} : { input }),
+        });
       const listed = await remote(['approvals', 'ls']);
       expect(listed.code, listed.stderr).toBe(0);
       const pending = doc(listed).approvals as Doc[];
@@ -804,6 +814,60 @@ describe('the keys through a server (--url)', () => {
         grant.id,
       ]);
       expect((doc(await remote(['grant', 'ls'])).grants as Doc[]).map((g) => g.state)).toEqual(['revoked']);
+      // The vault through the server: values only in request bodies, sealed by the server's master key.
+      const value = 'sk_remote_added_9f8e7d6c';
+      expect((doc(await remote(['cred', 'ls'])).credentials as Doc[]).map((c) => c.name)).toEqual([
+        'billing',
+      ]);
+      const added = await remote(
+        ['cred', 'add', 'search', '--kind', 'bearer', '--upstream', 'http://127.0.0.1:9/s'],
+        `${value}\n`,
+      );
+      expect(added.code, added.stderr).toBe(0);
+      expect(doc(added)).toMatchObject({ name: 'search', kind: 'bearer', version: 1 });
+      const given = await remote([
+        'grant',
+        'add',
+        '--session',
+        session.id,
+        '--branch',
+        'main',
+        '--cred',
+        'search',
+        '--mode',
+        'read',
+      ]);
+      expect(given.code, given.stderr).toBe(0);
+      const noSession = await remote([
+        'grant',
+        'add',
+        '--branch',
+        'main',
+        '--cred',
+        'search',
+        '--mode',
+        'read',
+      ]);
+      expect(noSession.code).toBe(5);
+      expect(doc(await remote(['cred', 'rotate', 'search'], 'sk_remote_rotated_1\n')).version).toBe(2);
+      expect(doc(await remote(['cred', 'rm', 'search'])).revokedGrants).toEqual([doc(given).id]);
+      const localKey = await remote(
+        [
+          'cred',
+          'add',
+          'other',
+          '--kind',
+          'bearer',
+          '--upstream',
+          'http://127.0.0.1:9/o',
+          '--master-key-file',
+          keyFile,
+        ],
+        'sk_other_1\n',
+      );
+      expect(localKey.code).toBe(2);
+      expect(localKey.stderr).toContain('its own master key');
+      expect(serverLog).not.toContain(value);
       // Bad input is refused at the server's edge, with the same code as locally.
       const bad = await remote(['deny', 'not-an-approval']);
       expect(bad.code).toBe(5);

@@ -324,8 +324,7 @@ function hardeningSuite(backend: Backend) {
     return rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
   }
 
-  const rule = (body: Buffer) =>
-    (JSON.parse(body.toString()) as { data: { rule: string } }).data.rule;
+  const rule = (body: Buffer) => (JSON.parse(body.toString()) as { data: { rule: string } }).data.rule;
 
   it('a body makes a write whatever the method: refused under read, held under each-write', async () => {
     const reader = await branch('r');

@@ -1,16 +1,17 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
 import { MasterKey } from '../keys/crypto.js';
-import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
-import type { Approval, CredentialKind, Keys } from '../keys/keys.js';
-import type { Store } from '../store.js';
+import type { Approval, Keys } from '../keys/keys.js';
+import { openFabric, type Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
+import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT, isoTime, table } from './output.js';
-import { listenError, untilStopSignal, withStore } from './store-commands.js';
+import { listenError, openStoreDir, untilStopSignal, withStore } from './store-commands.js';
 
 /**
  * The keys on a local store: `cairn cred …` (the vault), `cairn grant …`,
@@ -19,32 +20,16 @@ import { listenError, untilStopSignal, withStore } from './store-commands.js';
  * key comes from `--master-key-file`, `CAIRN_MASTER_KEY_FILE` or
  * `CAIRN_MASTER_KEY`, read here and passed to the library.
  */
-export const MASTER_KEY_FLAG: FlagSpec = {
-  name: 'master-key-file',
-  type: 'string',
-  value: 'FILE',
-  help: 'the vault master key (env CAIRN_MASTER_KEY_FILE, or CAIRN_MASTER_KEY with the key itself)',
-};
-
-/** The operator's master key, from a file or the environment; undefined when none is given. */
-export function masterKeyOf(call: Invocation): MasterKey | undefined {
-  const file = stringFlag(call.values, 'master-key-file') ?? call.env.CAIRN_MASTER_KEY_FILE;
-  if (file !== undefined && file !== '') {
-    const path = resolve(call.cwd, file);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `could not read the master key file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path`,
-        { file: path },
-      );
-    }
-    return MasterKey.parse(text, path);
+/** The embedded fabric of a local store, with the operator's master key if one is given. */
+async function withFabric<T>(dir: string, call: Invocation, fn: (fabric: Fabric) => Promise<T>): Promise<T> {
+  const fabric = await openStoreDir(dir, (d) =>
+    openFabric({ dir: d, integrityCheck: false, masterKey: masterKeyOf(call) }),
+  );
+  try {
+    return await fn(fabric);
+  } finally {
+    await fabric.close();
   }
-  const inline = call.env.CAIRN_MASTER_KEY;
-  return inline ? MasterKey.parse(inline, 'CAIRN_MASTER_KEY') : undefined;
 }
 
 export async function withKeys<T>(
@@ -58,14 +43,14 @@ export async function withKeys<T>(
   });
 }
 
-/** The session a grant command means: --session, else that of the workspace of --ws or the current directory. */
+/** The session a grant command means on a local store: --session, else that of the workspace of --ws or the current directory. */
 async function sessionOf(dir: string, call: Invocation): Promise<string> {
   const named = stringFlag(call.values, 'session');
   if (named !== undefined) return named;
   return withDesk(dir, call, async (desk) => (await workspaceOf(desk, call)).session);
 }
 
-async function stdinValues(call: Invocation, count: 1 | 2, what: string): Promise<Buffer[]> {
+async function stdinValues(call: Invocation, count: 1 | 2, what: string): Promise<string[]> {
   const text = (await readAllBytes(call.stdin)).toString('utf8');
   const lines = text.split(/\r?\n/).filter((l, i, all) => !(i === all.length - 1 && l === ''));
   if (lines.length !== count) {
@@ -77,7 +62,7 @@ async function stdinValues(call: Invocation, count: 1 | 2, what: string): Promis
       { lines: lines.length },
     );
   }
-  return lines.map((l) => Buffer.from(l));
+  return lines;
 }
 
 const WS_OR_SESSION: FlagSpec[] = [
@@ -127,9 +112,8 @@ const credKeygen: StoreCommand = {
   },
 };
 
-const credAdd: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const credAdd: FabricCommand = {
+  target: 'fabric',
   names: ['cred', 'add'],
   args: ['NAME'],
   flags: [
@@ -169,38 +153,29 @@ const credAdd: StoreCommand = {
     MASTER_KEY_FLAG,
   ],
   summary: 'add a credential to the vault; its value is read from stdin (never the command line)',
-  async run(dir, call) {
+  async run(fabric, call) {
     const sandboxUpstream = stringFlag(call.values, 'sandbox-upstream');
-    const kind = stringFlag(call.values, 'kind') as CredentialKind;
-    const upstream = stringFlag(call.values, 'upstream') ?? '';
-    if (kind !== 'env' && upstream === '')
-      throw new CairnError('INVALID_ARGUMENT', `--upstream URL is required for a ${kind} credential`, {});
-    return withKeys(dir, call, async (keys) => {
-      const [value, sandbox] = await stdinValues(call, sandboxUpstream === undefined ? 1 : 2, 'cred add');
-      const cred = await keys.addCredential({
-        name: call.positionals[0]!,
-        kind,
-        upstream,
-        header: stringFlag(call.values, 'header'),
-        allowHeaders: listFlag(call.values, 'allow-header'),
-        maxBodyBytes: wholeNumberFlag(call.values, 'max-body-bytes'),
-        value: value as Buffer,
-        ...(sandboxUpstream !== undefined
-          ? { sandbox: { upstream: sandboxUpstream, value: sandbox as Buffer } }
-          : {}),
-      });
-      call.out.result(
-        cred,
-        `credential ${cred.name} (${cred.kind}) sealed under master key ${cred.masterKeyId}`,
-      );
-      return EXIT.ok;
+    const [value, sandbox] = await stdinValues(call, sandboxUpstream === undefined ? 1 : 2, 'cred add');
+    const cred = await fabric.addCredential({
+      name: call.positionals[0]!,
+      kind: stringFlag(call.values, 'kind') as 'bearer',
+      upstream: stringFlag(call.values, 'upstream'),
+      header: stringFlag(call.values, 'header'),
+      allowHeaders: listFlag(call.values, 'allow-header'),
+      maxBodyBytes: wholeNumberFlag(call.values, 'max-body-bytes'),
+      value: value!,
+      ...(sandboxUpstream !== undefined ? { sandbox: { upstream: sandboxUpstream, value: sandbox! } } : {}),
     });
+    call.out.result(
+      cred,
+      `credential ${cred.name} (${cred.kind}) sealed under master key ${cred.masterKeyId}`,
+    );
+    return EXIT.ok;
   },
 };
 
-const credRotate: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const credRotate: FabricCommand = {
+  target: 'fabric',
   names: ['cred', 'rotate'],
   args: ['NAME'],
   flags: [
@@ -208,68 +183,87 @@ const credRotate: StoreCommand = {
     MASTER_KEY_FLAG,
   ],
   summary: 'replace a credential’s value (from stdin) under a fresh data key; grants stay',
-  async run(dir, call) {
-    return withKeys(dir, call, async (keys) => {
-      const [value] = await stdinValues(call, 1, 'cred rotate');
-      const cred = await keys.rotateCredential(
-        call.positionals[0]!,
-        call.values.sandbox === true ? { sandbox: value } : { value },
-      );
-      call.out.result(cred, `credential ${cred.name} rotated to version ${cred.version}`);
-      return EXIT.ok;
+  async run(fabric, call) {
+    const [value] = await stdinValues(call, 1, 'cred rotate');
+    const cred = await fabric.rotateCredential({
+      name: call.positionals[0]!,
+      ...(call.values.sandbox === true ? { sandbox: value } : { value }),
     });
+    call.out.result(cred, `credential ${cred.name} rotated to version ${cred.version}`);
+    return EXIT.ok;
   },
 };
 
-const credRemove: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const credRemove: FabricCommand = {
+  target: 'fabric',
   names: ['cred', 'rm'],
   args: ['NAME'],
   flags: [],
   summary: 'delete a credential: its sealed values are erased and every grant on it revoked',
-  async run(dir, call) {
-    return withKeys(dir, call, async (keys) => {
-      const done = await keys.deleteCredential(call.positionals[0]!);
-      call.out.result(
-        done,
-        `credential ${done.credential} deleted; ${done.revokedGrants.length} grants revoked`,
-      );
-      return EXIT.ok;
-    });
+  async run(fabric, call) {
+    const done = await fabric.deleteCredential({ name: call.positionals[0]! });
+    call.out.result(
+      done,
+      `credential ${done.credential} deleted; ${done.revokedGrants.length} grants revoked`,
+    );
+    return EXIT.ok;
   },
 };
 
-const credList: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+const credList: FabricCommand = {
+  target: 'fabric',
   names: ['cred', 'ls'],
   args: [],
   flags: [],
   summary: 'list credentials (names, kinds, upstreams; never values)',
-  async run(dir, call) {
-    return withKeys(dir, call, async (keys) => {
-      const creds = await keys.listCredentials();
-      call.out.result(
-        { credentials: creds },
-        table(
-          creds.map((c) => [
-            c.name,
-            c.kind,
-            c.upstream || '-',
-            c.sandboxUpstream ? `sandbox ${c.sandboxUpstream}` : '-',
-            `v${c.version}`,
-          ]),
-        ),
-      );
-      return EXIT.ok;
-    });
+  async run(fabric, call) {
+    const { credentials } = await fabric.listCredentials();
+    call.out.result(
+      { credentials },
+      table(
+        credentials.map((c) => [
+          c.name,
+          c.kind,
+          c.upstream || '-',
+          c.sandboxUpstream ? `sandbox ${c.sandboxUpstream}` : '-',
+          `v${c.version}`,
+        ]),
+      ),
+    );
+    return EXIT.ok;
   },
 };
 
-const grantAdd: StoreCommand = {
-  target: 'store',
-  createsStore: false,
+/** `grant add` after its session is known. */
+async function addGrant(fabric: Fabric, call: Invocation, session: string): Promise<number> {
+  const hosts = listFlag(call.values, 'host');
+  const methods = listFlag(call.values, 'method');
+  const paths = listFlag(call.values, 'path');
+  const ttl = wholeNumberFlag(call.values, 'ttl-ms');
+  const grant = await fabric.addGrant({
+    session,
+    branch: stringFlag(call.values, 'branch')!,
+    credential: stringFlag(call.values, 'cred')!,
+    mode: stringFlag(call.values, 'mode') as 'read',
+    approval: stringFlag(call.values, 'approval') as 'none' | undefined,
+    parent: stringFlag(call.values, 'parent'),
+    allow: {
+      ...(hosts.length > 0 ? { hosts } : {}),
+      ...(methods.length > 0 ? { methods } : {}),
+      ...(paths.length > 0 ? { pathPrefixes: paths } : {}),
+    },
+    expiresAt: ttl === undefined ? undefined : Date.now() + ttl,
+    maxUses: wholeNumberFlag(call.values, 'max-uses'),
+  });
+  call.out.result(
+    grant,
+    `grant ${grant.id}: branch ${grant.branch} may use ${grant.credential} (${grant.mode}${grant.approval === 'each-write' ? ', each write approved' : ''})`,
+  );
+  return EXIT.ok;
+}
+
+const grantAdd: FabricCommand = {
+  target: 'fabric',
   names: ['grant', 'add'],
   args: [],
   flags: [
@@ -297,34 +291,22 @@ const grantAdd: StoreCommand = {
     { name: 'max-uses', type: 'string', value: 'N', help: 'the grant ends after N requests' },
   ],
   summary: 'grant a branch use of a credential: read, sandbox, or live (optionally each write approved)',
-  async run(dir, call) {
-    const session = await sessionOf(dir, call);
-    return withKeys(dir, call, async (keys) => {
-      const hosts = listFlag(call.values, 'host');
-      const methods = listFlag(call.values, 'method');
-      const paths = listFlag(call.values, 'path');
-      const ttl = wholeNumberFlag(call.values, 'ttl-ms');
-      const grant = await keys.grant({
-        session,
-        branch: stringFlag(call.values, 'branch')!,
-        credential: stringFlag(call.values, 'cred')!,
-        mode: stringFlag(call.values, 'mode') as GrantMode,
-        approval: stringFlag(call.values, 'approval') as ApprovalPolicy | undefined,
-        parent: stringFlag(call.values, 'parent'),
-        allow: {
-          ...(hosts.length > 0 ? { hosts } : {}),
-          ...(methods.length > 0 ? { methods } : {}),
-          ...(paths.length > 0 ? { pathPrefixes: paths } : {}),
+  // Through a server the session is named (a workspace is resolved by a local desk).
+  async run(fabric, call) {
+    const session = stringFlag(call.values, 'session');
+    if (session === undefined)
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        'grant add through a server needs --session S (--ws needs the local store)',
+        {
+          flag: 'session',
         },
-        expiresAt: ttl === undefined ? undefined : Date.now() + ttl,
-        maxUses: wholeNumberFlag(call.values, 'max-uses'),
-      });
-      call.out.result(
-        grant,
-        `grant ${grant.id}: branch ${grant.branch} may use ${grant.credential} (${grant.mode}${grant.approval === 'each-write' ? ', each write approved' : ''})`,
       );
-      return EXIT.ok;
-    });
+    return addGrant(fabric, call, session);
+  },
+  async runLocal(dir, call) {
+    const session = await sessionOf(dir, call);
+    return withFabric(dir, call, (fabric) => addGrant(fabric, call, session));
   },
 };
 

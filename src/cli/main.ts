@@ -195,6 +195,10 @@ async function runOnFabric(
   const target = resolveTarget(call, cwd);
   let fabric: Fabric;
   if (target.kind === 'remote') {
+    if (stringFlag(call.values, 'master-key-file') !== undefined)
+      throw new UsageError(
+        'through a server its own master key seals values (`cairn serve --master-key-file`): drop --master-key-file',
+      );
     const { connect } = await import('../client/remote-fabric.js');
     fabric = connect({ url: target.url, token: target.token });
   } else {
@@ -202,11 +206,13 @@ async function runOnFabric(
     if (command.runLocal) return command.runLocal(dir, call);
     // Everyday commands skip the whole-store quick_check (it grows with the store); `serve`,
     // `init` and `audit verify` run it. Corruption met while reading is still reported.
-    const [{ openStoreDir }, { openFabric }] = await Promise.all([
+    const [{ openStoreDir }, { openFabric }, { masterKeyOf }] = await Promise.all([
       import('./store-commands.js'),
       import('../store.js'),
+      import('./master-key.js'),
     ]);
-    fabric = await openStoreDir(dir, (d) => openFabric({ dir: d, integrityCheck: false }));
+    const masterKey = masterKeyOf(call);
+    fabric = await openStoreDir(dir, (d) => openFabric({ dir: d, integrityCheck: false, masterKey }));
   }
   try {
     return await command.run(fabric, call);

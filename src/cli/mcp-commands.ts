@@ -42,7 +42,7 @@ const mcp: FabricCommand = {
       const workspace = (ref?: string) =>
         ref?.startsWith('ws_') ? desk.getWorkspace(ref) : desk.findWorkspace(resolve(call.cwd, ref ?? '.'));
       return serveMcp(
-        new EmbeddedFabric(store.engine, who, async () => {}, { units, workspace }),
+        new EmbeddedFabric(store.engine, who, async () => {}, { caller: { units, workspace } }),
         call,
         true,
       );

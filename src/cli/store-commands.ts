@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError, isCairnError } from '../errors.js';
+import type { MasterKey } from '../keys/crypto.js';
 import type { RunningServer } from '../server/index.js';
 import { Store } from '../store.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
+import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT, type Output } from './output.js';
 import { cliVersion } from './version.js';
 
@@ -159,6 +161,7 @@ async function startServing(
   port: number,
   out: Output,
   timeouts: { headersTimeoutMs?: number; requestTimeoutMs?: number },
+  masterKey: MasterKey | undefined,
 ) {
   let server: RunningServer | undefined;
   try {
@@ -170,6 +173,7 @@ async function startServing(
       port,
       ...timeouts,
       mcp: { version: cliVersion() },
+      masterKey,
       onInternalError: (error) => out.serverError(error),
     }).catch((error: unknown) => {
       throw listenError(error, host, port);
@@ -208,9 +212,11 @@ const serve: StoreCommand = {
       value: 'MS',
       help: 'close a connection whose whole request takes longer (default 60000)',
     },
+    MASTER_KEY_FLAG,
   ],
   summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
-  async run(dir, { values, out }) {
+  async run(dir, call) {
+    const { values, out } = call;
     const host = stringFlag(values, 'host') ?? '127.0.0.1';
     const port = wholeNumberFlag(values, 'port') ?? 7070;
     if (port > 65535)
@@ -222,7 +228,7 @@ const serve: StoreCommand = {
       requestTimeoutMs: wholeNumberFlag(values, 'request-timeout-ms'),
     };
     const store = await openStoreDir(dir, (d) => Store.openDir(d));
-    const { server, created } = await startServing(store, host, port, out, timeouts);
+    const { server, created } = await startServing(store, host, port, out, timeouts, masterKeyOf(call));
     const stopped = untilStopSignal();
     out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [
       `Cairn serving on ${server.url}`,

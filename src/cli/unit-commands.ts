@@ -12,7 +12,7 @@ import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { FlagSpec, Invocation, StoreCommand } from './command.js';
 import { demo } from './demo.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
-import { MASTER_KEY_FLAG, masterKeyOf } from './keys-commands.js';
+import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT } from './output.js';
 
 /**

@@ -42,25 +42,8 @@ import type { BodyRef } from './proxy/spool.js';
  */
 export type CredentialKind = 'bearer' | 'basic' | 'header' | 'env';
 
-export interface Credential {
-  id: string;
-  name: string;
-  kind: CredentialKind;
-  /** Header name for kind `header`; environment variable name for kind `env`. */
-  header: string;
-  upstream: string;
-  /** '' when the credential has no sandbox (test account) variant. */
-  sandboxUpstream: string;
-  version: number;
-  masterKeyId: string;
-  createdBy: string;
-  createdAt: number;
-  rotatedAt: number;
-  /** Request and response headers the proxy lets through for this credential beyond its defaults. */
-  allowHeaders: string[];
-  /** The largest request body the proxy takes for it; null: the proxy's default. */
-  maxBodyBytes: number | null;
-}
+/** A credential as listed (never its values; its one declaration: ops/shapes.ts). */
+export type Credential = z.output<typeof shape.Credential>;
 
 /** What the proxy needs to know of a credential before it reads a body. */
 export interface ProxyOptionsOfCredential {

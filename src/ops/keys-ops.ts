@@ -6,7 +6,78 @@ import * as schema from '../schema.js';
 import { op } from './op.js';
 import * as shape from './shapes.js';
 
+/** Values travel as text in the JSON body; the library seals bytes. */
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
 export const KEYS_OPS = {
+  listCredentials: op({
+    name: 'listCredentials',
+    summary: 'Credentials of the vault: names, kinds, upstreams, versions — never values',
+    effect: 'read',
+    runs: 'anywhere',
+    input: schema.ListCredentialsInput,
+    output: shape.CredentialList,
+    http: { method: 'GET', path: '/v1/credentials' },
+    run: async (ctx) => ({ credentials: await ctx.keys().listCredentials() }),
+  }),
+  addCredential: op({
+    name: 'addCredential',
+    summary:
+      "Seal a credential into the vault (admin; the value only in the body; needs the server's master key)",
+    effect: 'write',
+    runs: 'anywhere',
+    input: schema.AddCredentialInput,
+    output: shape.Credential,
+    http: { method: 'POST', path: '/v1/credentials', status: 201 },
+    run: (ctx, input) =>
+      ctx.keys().addCredential({
+        name: input.name,
+        kind: input.kind,
+        upstream: input.upstream ?? '',
+        header: input.header,
+        value: bytes(input.value),
+        ...(input.sandbox
+          ? { sandbox: { upstream: input.sandbox.upstream, value: bytes(input.sandbox.value) } }
+          : {}),
+        allowHeaders: input.allowHeaders,
+        maxBodyBytes: input.maxBodyBytes,
+      }),
+  }),
+  rotateCredential: op({
+    name: 'rotateCredential',
+    summary: 'Replace a credential’s live or sandbox value under a fresh data key; grants stay (admin)',
+    effect: 'write',
+    runs: 'anywhere',
+    input: schema.RotateCredentialInput,
+    output: shape.Credential,
+    http: { method: 'POST', path: '/v1/credentials/{name}/rotate' },
+    run: (ctx, input) =>
+      ctx.keys().rotateCredential(input.name, {
+        ...(input.value !== undefined ? { value: bytes(input.value) } : {}),
+        ...(input.sandbox !== undefined ? { sandbox: bytes(input.sandbox) } : {}),
+      }),
+  }),
+  deleteCredential: op({
+    name: 'deleteCredential',
+    summary: 'Delete a credential: its sealed values are erased and every grant on it revoked (admin)',
+    effect: 'write',
+    runs: 'anywhere',
+    input: schema.DeleteCredentialInput,
+    output: shape.DeletedCredential,
+    http: { method: 'POST', path: '/v1/credentials/{name}/delete' },
+    run: (ctx, input) => ctx.keys().deleteCredential(input.name),
+  }),
+  addGrant: op({
+    name: 'addGrant',
+    summary:
+      'Grant a branch use of a credential: a root grant (admin), or one narrowing `parent`; a fork never copies one',
+    effect: 'write',
+    runs: 'anywhere',
+    input: schema.AddGrantInput,
+    output: shape.Grant,
+    http: { method: 'POST', path: '/v1/grants', status: 201 },
+    run: (ctx, input) => ctx.keys().grant(input),
+  }),
   listApprovals: op({
     name: 'listApprovals',
     summary: 'Requests held for a person (branch, credential, method, URL, redacted body preview)',

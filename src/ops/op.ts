@@ -35,7 +35,7 @@ export interface OpContext {
   write<T>(action: Action, fn: (tx: SqlExecutor, now: number) => Promise<T>): Promise<T>;
   /** A read transaction in the caller's tenant, after the access gate allowed `action`. */
   read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /** The keys (grants, approvals) as the caller; no master key. */
+  /** The keys as the caller, with the master key where the operator gave one (to seal or open values). */
   keys(): Keys;
   /** Present only on the caller's own machine (a local store with a desk). */
   readonly caller?: CallerSide;

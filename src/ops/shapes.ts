@@ -167,6 +167,29 @@ export const RevokedGrants = z.object({
   revoked: z.array(z.string()).describe('the grant and every grant narrowed from it'),
 });
 
+export const Credential = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['bearer', 'basic', 'header', 'env']),
+  header: z.string().describe('header name (kind header) or variable name (kind env)'),
+  upstream: z.string(),
+  sandboxUpstream: z.string().describe("'' when the credential has no sandbox (test account) variant"),
+  version: z.number().int(),
+  masterKeyId: z.string(),
+  createdBy: z.string(),
+  createdAt: at,
+  rotatedAt: at,
+  allowHeaders: z.array(z.string()),
+  maxBodyBytes: z.number().int().nullable(),
+});
+
+export const CredentialList = z.object({ credentials: z.array(Credential) });
+
+export const DeletedCredential = z.object({
+  credential: z.string(),
+  revokedGrants: z.array(z.string()).describe('every grant on it, revoked'),
+});
+
 /** The one error body, on every surface. */
 export const ErrorBody = z.object({
   code: z.enum(ERROR_CODES),

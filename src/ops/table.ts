@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { authorize } from '../identity/access-gate.js';
+import type { MasterKey } from '../keys/crypto.js';
 import { Keys } from '../keys/keys.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
@@ -19,8 +20,17 @@ import { UNIT_OPS } from './unit-ops.js';
 export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS, ...UNIT_OPS } satisfies OpTable;
 export type Operations = typeof OPERATIONS;
 
-/** The context operations run in, for one identity over one engine (and, on the caller's machine, its desk). */
-export function opContext(engine: Engine, who: Identity, caller?: CallerSide): OpContext {
+/** What a context may carry besides engine and identity. */
+export interface ContextOptions {
+  /** On the caller's machine: the unit over a local desk. */
+  caller?: CallerSide;
+  /** The vault master key the operator gave (to seal or open credential values). */
+  masterKey?: MasterKey;
+}
+
+/** The context operations run in, for one identity over one engine. */
+export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
+  const { caller, masterKey } = options;
   let keys: Keys | null = null;
   return {
     who,
@@ -35,7 +45,7 @@ export function opContext(engine: Engine, who: Identity, caller?: CallerSide): O
       return engine.read(who.tenant, fn);
     },
     keys: () => {
-      keys ??= new Keys({ engine, who });
+      keys ??= new Keys({ engine, who, masterKey });
       return keys;
     },
   };

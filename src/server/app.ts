@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
+import type { MasterKey } from '../keys/crypto.js';
 import type { McpHttp } from '../mcp/http.js';
 import { numericFields, opContext, runOp, servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
@@ -20,6 +21,11 @@ export interface AppOptions {
   authCacheMs?: number;
   /** Called with errors that are not Cairn's own (bugs), for the operator's log. */
   onInternalError?: (error: unknown) => void;
+  /**
+   * The vault master key: with it the server can seal credential values
+   * (`addCredential`, `rotateCredential`); without, those answer UNAVAILABLE.
+   */
+  masterKey?: MasterKey;
   /** MCP over streamable HTTP at `/mcp`, with the same bearer tokens; off when left out. */
   mcp?: McpHttp;
 }
@@ -157,6 +163,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
   const jsonBody = async (c: Context<Env>) => parseJsonObject(await readBody(c, maxBody));
   const authenticate = authCache(store, options.authCacheMs ?? 2000);
+  const { masterKey } = options;
 
   app.onError((error, c) => {
     if (error instanceof CairnError) return errorResponse(c, error);
@@ -195,7 +202,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       if (refused) return refused;
       const token = bearer(c);
       const who = await authenticate(token);
-      return mcp.handle(c.req.raw, sha256Hex(token), () => store.fabric(who));
+      return mcp.handle(c.req.raw, sha256Hex(token), () => store.fabric(who, { masterKey }));
     });
   }
 
@@ -207,7 +214,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     app.on(method, path.replace(/\{(\w+)\}/g, ':$1'), async (c) => {
       const fields = method === 'GET' ? queryArgs(c, numeric) : await jsonBody(c);
       const input = { ...fields, ...c.req.param() };
-      const output = await runOp(operation, opContext(store.engine, c.var.who), input);
+      const output = await runOp(operation, opContext(store.engine, c.var.who, { masterKey }), input);
       if (operation.invalidatesAuth) authenticate.forget();
       return c.json(output as object, (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200);
     });
