@@ -733,6 +733,25 @@ describe('cairn cred, grant, exec --branch, approvals', () => {
   });
 });
 
+describe('workspace commands and $CAIRN_URL', () => {
+  it('refuses a workspace command when $CAIRN_URL is set instead of silently using a local store', async () => {
+    const here = join(work, 'url-env-cwd');
+    mkdirSync(here);
+    const env = { CAIRN_URL: 'http://127.0.0.1:9', CAIRN_TOKEN: 'cairn.x', HOME: here };
+    for (const args of [['ws', 'ls'], ['checkpoint'], ['status']]) {
+      const run = await cairn([...args, '--json'], { cwd: here, env });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain('$CAIRN_URL is set');
+    }
+    expect(readdirSync(here)).toEqual([]);
+    // Naming a local store is the way to use one.
+    const localStore = join(work, 'url-env-store');
+    expect((await cairn(['init', '--store', localStore])).code).toBe(0);
+    const local = await cairn(['ws', 'ls', '--json', '--store', localStore], { cwd: here, env });
+    expect(local.code, local.stderr).toBe(0);
+  });
+});
+
 describe('the keys through a server (--url)', () => {
   it('lists and decides approvals, lists and revokes grants with --url/--token, leaving nothing on the calling host', async () => {
     const s = join(work, 'keys-remote-store');

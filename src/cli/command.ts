@@ -34,6 +34,12 @@ interface CommandBase {
   rest?: string;
   flags: FlagSpec[];
   summary: string;
+  /**
+   * Acts on a workspace directory (the desk, the unit of work): runs on a
+   * local store only for now, so a `$CAIRN_URL` meant for the fabric's
+   * commands is refused rather than silently ignored.
+   */
+  workspace?: boolean;
 }
 
 /** Works through a fabric: embedded (`--store`) or remote (`--url`/`--token`). */

@@ -10,8 +10,8 @@ import { UNIT_COMMANDS } from './unit-commands.js';
 export const COMMANDS: Command[] = [
   ...STORE_COMMANDS,
   ...FABRIC_COMMANDS,
-  ...DESK_COMMANDS,
-  ...UNIT_COMMANDS,
+  ...DESK_COMMANDS.map((c) => ({ ...c, workspace: true })),
+  ...UNIT_COMMANDS.map((c) => ({ ...c, workspace: true })),
   ...KEYS_COMMANDS,
   ...MCP_COMMANDS,
 ];

@@ -156,6 +156,16 @@ async function runOnStore(command: StoreCommand, call: Invocation, cwd: string):
       `${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`,
     );
   }
+  if (
+    command.workspace &&
+    fromEnv(call.env, 'CAIRN_URL') !== undefined &&
+    stringFlag(call.values, 'store') === undefined &&
+    fromEnv(call.env, 'CAIRN_STORE') === undefined
+  ) {
+    throw new UsageError(
+      `${commandName(command)} works on a local store only (the desk does not work over the network yet), and $CAIRN_URL is set: pass --store DIR (or set $CAIRN_STORE) to use a local store, or unset CAIRN_URL`,
+    );
+  }
   const dir = await checkStore(storeDir(call.values, call.env, cwd), command.createsStore);
   return command.run(dir, call);
 }
