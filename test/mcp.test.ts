@@ -22,6 +22,15 @@ import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { sqliteStore, tempDir } from './support/stores.js';
 
+/** SIGTERM, and wait until the process is gone (it may still be writing its state). */
+function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 const mkdirp = (dir: string) => {
   mkdirSync(dir, { recursive: true });
   return dir;
@@ -194,7 +203,7 @@ describe('MCP drives the unit of work (cairn mcp in the workspace)', () => {
       const other = await fetch(new URL('/mcp', url), { method: 'POST', body: '{}' });
       expect(other.status).toBe(404);
     } finally {
-      child.kill('SIGTERM');
+      await stop(child);
     }
   }, 60_000);
 });
@@ -361,8 +370,8 @@ describe('MCP conformance (@modelcontextprotocol/conformance 0.1.13)', () => {
     });
   });
 
-  afterAll(() => {
-    child?.kill('SIGTERM');
+  afterAll(async () => {
+    if (child) await stop(child);
     temp.remove();
   });
 
