@@ -55,3 +55,4 @@ report({
 console.log(
   `  medians: node ${fmt(base)} ms, --version ${fmt(median(runs.version))} ms, session ls ${fmt(median(runs.ls))} ms`,
 );
+cleanup();

@@ -73,7 +73,9 @@ fs.fdatasyncSync = (fd) => {
 };
 syncBuiltinESMExports();
 
-const { MasterKey, Store, decide, startProxy } = await fromDist('index.js');
+const { Store } = await fromDist('index.js');
+const { MasterKey, decide } = await fromDist('entry/keys.js');
+const { startProxy } = await fromDist('entry/proxy.js');
 const { SecretForms } = await fromDist('keys/proxy/echo-scanner.js');
 
 const sha256hex = (data) => createHash('sha256').update(data).digest('hex');

@@ -72,7 +72,8 @@ fs.fdatasyncSync = (...args) => {
 };
 syncBuiltinESMExports();
 
-const { Journal, STEP_EVENT, openFabric, Store } = await fromDist('index.js');
+const { openFabric, Store } = await fromDist('index.js');
+const { Journal, STEP_EVENT } = await fromDist('entry/steps.js');
 
 // Statements sent to PostgreSQL, per database (Cairn's engine and DBOS share this `pg`), to tell round trips apart.
 const statements = new Map();

@@ -13,7 +13,8 @@ const ROUNDS = Number(process.env.CAIRN_BENCH_UNIT_ROUNDS ?? 20);
 const FORKS = 5;
 const EDITS = 10;
 
-const { Store, Units } = await fromDist('index.js');
+const { Store } = await fromDist('index.js');
+const { Units } = await fromDist('entry/steps.js');
 const { dir, cleanup } = tempDir('unit');
 let store;
 let desk;

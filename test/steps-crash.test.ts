@@ -28,7 +28,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Journal, openFabric, STEP_EVENT, type StepPolicy, type StepRecord } from '../src/index.js';
+import { Journal, STEP_EVENT, type StepPolicy, type StepRecord } from '../src/entry/steps.js';
+import { openFabric } from '../src/index.js';
 import { type ChildExit, randomInt, scratchRoot, spawnChild } from './support/kill.js';
 import { type PaymentServer, type RequestAction, startPaymentServer } from './support/payment-server.js';
 

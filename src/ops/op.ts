@@ -86,6 +86,8 @@ export function op<I extends z.ZodType, O extends z.ZodType>(spec: Op<I, O>): Op
 /** A table of operations by name. */
 export type OpTable = Record<string, Op>;
 
+// `{}` as the empty input: a method whose input has no required field may be called without one.
+// biome-ignore lint/complexity/noBannedTypes: the test is for an object type with no required keys.
 type Method<T extends Op> = {} extends z.input<T['input']>
   ? (input?: z.input<T['input']>) => Promise<z.output<T['output']>>
   : (input: z.input<T['input']>) => Promise<z.output<T['output']>>;
