@@ -764,30 +764,10 @@ describe('the keys through a server (--url)', () => {
     const who = await library.localIdentity();
     const keys = library.keys(who, { masterKey: MasterKey.parse(readFileSync(keyFile, 'utf8'), keyFile) });
     const session = await library.fabric(who).createSession({ title: 'keys over the network' });
-    await keys.addCredential({
-      name: 'billing',
-      kind: 'bearer',
-      upstream: 'http://127.0.0.1:9/api',
-      value: Buffer.from('sk_remote_1'),
-    });
-    const grant = await keys.grant({
-      session: session.id,
-      branch: 'main',
-      credential: 'billing',
-      mode: 'live',
-      approval: 'each-write',
-    });
-    const { handle } = await keys.issueHandle({ session: session.id, branch: 'main' });
-    for (const amount of [1, 2]) {
-      const held = await keys.authorizeRequest({
-        handle,
-        credential: 'billing',
-        method: 'POST',
-        pathAndQuery: '/pay',
-        body: Buffer.from(`{"amount":${amount}}`),
-      });
-      expect(held.outcome).toBe('hold');
-    }
+    const { heldWrites } = await import('./support/held-writes.js');
+    const grant = {
+      id: (await heldWrites(keys, session.id, 'sk_remote_1', ['{"amount":1}', '{"amount":2}'])).grant,
+    };
     await library.close();
     const child = start(['serve', '--port', '0', '--json', '--store', s, '--master-key-file', keyFile]);
     let serverLog = '';

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MasterKey } from '../src/keys/crypto.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { openApiDocument } from '../src/server/openapi.js';
+import { heldWrites } from './support/held-writes.js';
 import { remoteTarget, sqliteStore } from './support/stores.js';
 
 /**
@@ -36,31 +37,9 @@ beforeAll(async () => {
   ofB.event = event.id;
   // A write of B's held for approval: through the library, as the proxy would record it.
   const keysB = store.keys(await store.authenticate(target.tokens.b), { masterKey: MasterKey.generate() });
-  await keysB.addCredential({
-    name: 'billing',
-    kind: 'bearer',
-    upstream: 'http://127.0.0.1:9/api',
-    value: Buffer.from('sk_b_secret_1'),
-  });
-  const grant = await keysB.grant({
-    session: session.id,
-    branch: 'main',
-    credential: 'billing',
-    mode: 'live',
-    approval: 'each-write',
-  });
-  const { handle } = await keysB.issueHandle({ session: session.id, branch: 'main' });
-  const body = Buffer.from('{"amount":5,"password":"pw-1"}');
-  const held = await keysB.authorizeRequest({
-    handle,
-    credential: 'billing',
-    method: 'POST',
-    pathAndQuery: '/pay',
-    body,
-  });
-  if (held.outcome !== 'hold') throw new Error('expected a held write');
-  ofB.approval = held.approval.id;
-  ofB.grant = grant.id;
+  const held = await heldWrites(keysB, session.id, 'sk_b_secret_1', ['{"amount":5,"password":"pw-1"}']);
+  ofB.approval = held.approvals[0] as string;
+  ofB.grant = held.grant;
 });
 
 afterAll(async () => close());

@@ -16,6 +16,7 @@ import { inputJsonSchema, OPERATIONS, pathFieldsOf } from '../src/ops/table.js';
 import { createApp, type RunningServer, startServer } from '../src/server/index.js';
 import { openApiDocument } from '../src/server/openapi.js';
 import type { Store } from '../src/store.js';
+import { heldWrites } from './support/held-writes.js';
 import { sqliteStore } from './support/stores.js';
 
 const OPS = Object.values(OPERATIONS) as Op[];
@@ -45,38 +46,18 @@ async function populate(store: Store, token: string, secret: string): Promise<Ow
   const event = await fabric.append({ session: session.id, kind: 'message', payload: secret });
   const minted = await fabric.createToken({ kind: 'agent', name: `${secret} agent`, label: secret });
   const keys: Keys = store.keys(who, { masterKey });
-  await keys.addCredential({
-    name: 'billing',
-    kind: 'bearer',
-    upstream: 'http://127.0.0.1:9/api',
-    value: Buffer.from(`sk_${secret}_1`),
-  });
-  const grant = await keys.grant({
-    session: session.id,
-    branch: 'main',
-    credential: 'billing',
-    mode: 'live',
-    approval: 'each-write',
-  });
-  const { handle } = await keys.issueHandle({ session: session.id, branch: 'main' });
-  const held: string[] = [];
-  for (const amount of [1, 2]) {
-    const decision = await keys.authorizeRequest({
-      handle,
-      credential: 'billing',
-      method: 'POST',
-      pathAndQuery: '/pay',
-      body: Buffer.from(JSON.stringify({ amount, note: secret })),
-    });
-    if (decision.outcome !== 'hold') throw new Error('expected a held write');
-    held.push(decision.approval.id);
-  }
+  const { grant, approvals: held } = await heldWrites(
+    keys,
+    session.id,
+    `sk_${secret}_1`,
+    [1, 2].map((amount) => JSON.stringify({ amount, note: secret })),
+  );
   return {
     session: session.id,
     event: event.id,
     approval: held[0] as string,
     approval2: held[1] as string,
-    grant: grant.id,
+    grant,
     token: minted.id,
     principal: minted.principal,
   };

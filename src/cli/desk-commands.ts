@@ -63,10 +63,15 @@ export async function withDesk<T>(
   });
 }
 
-export async function workspaceOf(desk: Desk, call: Invocation): Promise<Workspace> {
-  const named = stringFlag(call.values, 'ws');
-  if (named?.startsWith('ws_')) return desk.getWorkspace(named);
-  return desk.findWorkspace(resolve(call.cwd, named ?? '.'));
+/** A workspace by id (`ws_…`) or by a directory it holds (relative to `cwd`; default `cwd` itself). */
+export function workspaceAt(desk: Desk, cwd: string, ref?: string): Promise<Workspace> {
+  if (ref?.startsWith('ws_')) return desk.getWorkspace(ref);
+  return desk.findWorkspace(resolve(cwd, ref ?? '.'));
+}
+
+/** The workspace of `--ws`, else the one attached at the current directory. */
+export function workspaceOf(desk: Desk, call: Invocation): Promise<Workspace> {
+  return workspaceAt(desk, call.cwd, stringFlag(call.values, 'ws'));
 }
 
 function checkpointLines(r: CheckpointResult): string[] {

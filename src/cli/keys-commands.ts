@@ -3,9 +3,8 @@ import { resolve } from 'node:path';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { MasterKey } from '../keys/crypto.js';
-import type { Approval, Keys } from '../keys/keys.js';
-import { openFabric, type Store } from '../store.js';
-import type { Identity } from '../types.js';
+import type { Approval } from '../keys/keys.js';
+import { openFabric } from '../store.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
@@ -14,8 +13,9 @@ import { EXIT, isoTime, table } from './output.js';
 import { listenError, openStoreDir, untilStopSignal, withStore } from './store-commands.js';
 
 /**
- * The keys on a local store: `cairn cred …` (the vault), `cairn grant …`,
- * `cairn proxy`, `cairn approvals ls`, `cairn approve|deny`. Credential
+ * The keys: `cairn cred …` (the vault), `cairn grant …`, `cairn proxy`,
+ * `cairn approvals ls`, `cairn approve|deny` — all but `cred keygen` and
+ * `proxy` operations of the table, so on a local store or through a server. Credential
  * values are read from stdin only, never from the command line; the master
  * key comes from `--master-key-file`, `CAIRN_MASTER_KEY_FILE` or
  * `CAIRN_MASTER_KEY`, read here and passed to the library.
@@ -30,17 +30,6 @@ async function withFabric<T>(dir: string, call: Invocation, fn: (fabric: Fabric)
   } finally {
     await fabric.close();
   }
-}
-
-export async function withKeys<T>(
-  dir: string,
-  call: Invocation,
-  fn: (keys: Keys, store: Store, who: Identity) => Promise<T>,
-): Promise<T> {
-  return withStore(dir, async (store) => {
-    const who = await store.localIdentity();
-    return fn(store.keys(who, { masterKey: masterKeyOf(call) }), store, who);
-  });
 }
 
 /** The session a grant command means on a local store: --session, else that of the workspace of --ws or the current directory. */

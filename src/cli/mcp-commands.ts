@@ -7,14 +7,13 @@
  * machine; Host and Origin are checked against DNS rebinding.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { EmbeddedFabric } from '../embedded-fabric.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { Units } from '../unit/unit.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, Invocation } from './command.js';
-import { withDesk } from './desk-commands.js';
+import { withDesk, workspaceAt } from './desk-commands.js';
 import { EXIT } from './output.js';
 import { listenError, untilStopSignal } from './store-commands.js';
 import { cliVersion } from './version.js';
@@ -39,8 +38,7 @@ const mcp: FabricCommand = {
     withDesk(dir, call, async (desk, store) => {
       const who = await store.localIdentity();
       const units = new Units(store.fabric(who), desk, store.keys(who));
-      const workspace = (ref?: string) =>
-        ref?.startsWith('ws_') ? desk.getWorkspace(ref) : desk.findWorkspace(resolve(call.cwd, ref ?? '.'));
+      const workspace = (ref?: string) => workspaceAt(desk, call.cwd, ref);
       return serveMcp(
         new EmbeddedFabric(store.engine, who, async () => {}, { caller: { units, workspace } }),
         call,
@@ -50,68 +48,66 @@ const mcp: FabricCommand = {
 };
 
 async function serveMcp(fabric: Fabric, call: Invocation, local: boolean): Promise<number> {
-  {
-    const version = cliVersion();
-    const { createMcpServer } = await import('../mcp/server.js');
-    const portFlag = stringFlag(call.values, 'port');
-    if (portFlag === undefined) {
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const server = createMcpServer(fabric, { version, local });
-      const transport = new StdioServerTransport(call.stdin as NodeJS.ReadStream, process.stdout);
-      const closed = new Promise<void>((resolve) => {
-        transport.onclose = () => resolve();
-        call.stdin.once('end', () => resolve());
-      });
-      await server.connect(transport);
-      await Promise.race([closed, untilStopSignal()]);
-      await server.close();
-      return EXIT.ok;
-    }
-    const port = wholeNumberFlag(call.values, 'port') ?? 0;
-    if (port > 65535)
-      throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, {
-        field: 'port',
-      });
-    const host = '127.0.0.1';
-    const secret = randomBytes(16).toString('hex');
-    const { serve } = await import('@hono/node-server');
-    const { loopbackNames, McpHttp } = await import('../mcp/http.js');
-    let names = { hosts: [] as string[], origins: [] as string[] };
-    const http = new McpHttp({ version, local, names: () => names });
-    const path = `/mcp/${secret}`;
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const listening = serve(
-        {
-          hostname: host,
-          port,
-          fetch: (request) => {
-            const refused = http.guard(request);
-            if (refused) return refused;
-            if (new URL(request.url).pathname !== path) {
-              return new Response(JSON.stringify({ code: 'NOT_FOUND', message: 'no such path', data: {} }), {
-                status: 404,
-                headers: { 'content-type': 'application/json' },
-              });
-            }
-            return http.handle(request, 'local', () => fabric);
-          },
-        },
-        (info) => {
-          names = loopbackNames(host, info.port);
-          call.out.problem(`cairn mcp on http://${host}:${info.port}${path}`);
-          resolve(listening);
-        },
-      );
-      listening.once('error', (error) => reject(listenError(error, host, port)));
+  const version = cliVersion();
+  const { createMcpServer } = await import('../mcp/server.js');
+  const portFlag = stringFlag(call.values, 'port');
+  if (portFlag === undefined) {
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const server = createMcpServer(fabric, { version, local });
+    const transport = new StdioServerTransport(call.stdin as NodeJS.ReadStream, process.stdout);
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      call.stdin.once('end', () => resolve());
     });
-    await untilStopSignal();
-    await http.close();
-    await new Promise<void>((done) => {
-      server.close(() => done());
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-    });
+    await server.connect(transport);
+    await Promise.race([closed, untilStopSignal()]);
+    await server.close();
     return EXIT.ok;
   }
+  const port = wholeNumberFlag(call.values, 'port') ?? 0;
+  if (port > 65535)
+    throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, {
+      field: 'port',
+    });
+  const host = '127.0.0.1';
+  const secret = randomBytes(16).toString('hex');
+  const { serve } = await import('@hono/node-server');
+  const { loopbackNames, McpHttp } = await import('../mcp/http.js');
+  let names = { hosts: [] as string[], origins: [] as string[] };
+  const http = new McpHttp({ version, local, names: () => names });
+  const path = `/mcp/${secret}`;
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const listening = serve(
+      {
+        hostname: host,
+        port,
+        fetch: (request) => {
+          const refused = http.guard(request);
+          if (refused) return refused;
+          if (new URL(request.url).pathname !== path) {
+            return new Response(JSON.stringify({ code: 'NOT_FOUND', message: 'no such path', data: {} }), {
+              status: 404,
+              headers: { 'content-type': 'application/json' },
+            });
+          }
+          return http.handle(request, 'local', () => fabric);
+        },
+      },
+      (info) => {
+        names = loopbackNames(host, info.port);
+        call.out.problem(`cairn mcp on http://${host}:${info.port}${path}`);
+        resolve(listening);
+      },
+    );
+    listening.once('error', (error) => reject(listenError(error, host, port)));
+  });
+  await untilStopSignal();
+  await http.close();
+  await new Promise<void>((done) => {
+    server.close(() => done());
+    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+  });
+  return EXIT.ok;
 }
 
 export const MCP_COMMANDS: FabricCommand[] = [mcp];

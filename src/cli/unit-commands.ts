@@ -7,7 +7,7 @@ import { type RunningProxy, startProxy } from '../keys/proxy.js';
 import { Journal } from '../steps/journal.js';
 import type { Store } from '../store.js';
 import { execInWorkspace } from '../unit/exec.js';
-import { type ForkGrant, type UnitCheckpoint, Units } from '../unit/unit.js';
+import { defaultForkRoot, type ForkGrant, type UnitCheckpoint, Units } from '../unit/unit.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { FlagSpec, Invocation, StoreCommand } from './command.js';
 import { demo } from './demo.js';
@@ -244,7 +244,7 @@ const fork: StoreCommand = {
       const names = listFlag(call.values, 'name');
       const result = await units.fork(call.positionals[0]!, {
         branches: names.length > 0 ? names : (wholeNumberFlag(call.values, 'branches') ?? 1),
-        dirRoot: resolve(call.cwd, stringFlag(call.values, 'dir') ?? `${ws.dir}.forks`),
+        dirRoot: resolve(call.cwd, stringFlag(call.values, 'dir') ?? defaultForkRoot(ws)),
         driver,
         allowUnaccepted: call.values['allow-unaccepted'] === true,
         grants: forkGrants(call, names),

@@ -36,6 +36,7 @@ import {
   type SecretFinding,
   type SecretPolicy,
 } from './guard.js';
+import { LaterFiles } from './later-files.js';
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
 import {
   hasConflictMarkers,
@@ -50,7 +51,6 @@ import {
   dirNode,
   findDir,
   flatten,
-  LaterFiles,
   loadDir,
   redactedPaths,
   refreshEntry,
@@ -514,7 +514,7 @@ export class Desk {
    */
   private scanOffThread(ctx: ScanContext): void {
     if (!this.guard.scansOffThread) return;
-    ctx.later = new LaterFiles();
+    ctx.later = new LaterFiles(ctx.onFile);
     this.guard.warmUp();
   }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CairnError } from '../errors.js';
 import { chunkFile, copyWindow, digestOf, returnCopy, SMALL_FILE } from './chunker.js';
 import type { GuardStream } from './guard.js';
+import type { LaterFiles } from './later-files.js';
 import type { ObjectStore, PackWriter } from './objects.js';
 import { EMPTY_TREE, encodeTree, type TreeItem } from './tree.js';
 import type { Entry, EntryMap } from './types.js';
@@ -192,54 +193,9 @@ export async function findDir(objects: ObjectStore, root: DirNode, path: string)
  */
 const AHEAD_BYTES = 24 * 1024 * 1024;
 
-/** Files read and hashed ahead of their verdicts: at most this many, or this many bytes held, at once. */
-const LATER_FILES = 2048;
-const LATER_BYTES = 32 * 1024 * 1024;
-
-interface LaterFile {
-  /** Bytes held in memory until the verdict. */
-  bytes: number;
-  /** Waits for the verdict and stores what it admits; false when it withheld the file. Handles its own rejections' ordering. */
-  finish: () => Promise<boolean>;
-  /** Takes the entry out of its directory (the verdict withheld it). */
-  remove: () => void;
-}
-
-/**
- * Files whose verdicts are out, in the order they were read. Each is in the
- * model already (its directory marked changed); settling stores what its
- * verdict admits (a redacted copy under its own digest) or takes the entry
- * out. What they hold waits in memory, bounded: past LATER_FILES or
- * LATER_BYTES, all outstanding are settled.
- */
-export class LaterFiles {
-  private items: LaterFile[] = [];
-  private bytes = 0;
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  async add(ctx: ScanContext, item: LaterFile): Promise<void> {
-    this.items.push(item);
-    this.bytes += item.bytes;
-    if (this.items.length >= LATER_FILES || this.bytes >= LATER_BYTES) await this.settle(ctx);
-  }
-
-  async settle(ctx: ScanContext): Promise<void> {
-    const items = this.items;
-    this.items = [];
-    this.bytes = 0;
-    for (const item of items) {
-      if (await item.finish()) ctx.onFile?.();
-      else item.remove();
-    }
-  }
-}
-
 /** Settles every file whose verdict is still out (see {@link ScanContext.later}); call it before {@link seal}. */
 export async function settleFiles(ctx: ScanContext): Promise<void> {
-  await ctx.later?.settle(ctx);
+  await ctx.later?.settle();
 }
 
 /**
@@ -283,7 +239,7 @@ async function hashFile(
         if (admitted.redacted) node.redacted = true;
         return true;
       };
-      await ctx.later.add(ctx, { bytes: chunk.bytes.length, finish, remove });
+      await ctx.later.add({ bytes: chunk.bytes.length, finish, remove });
       return { node, later: true };
     }
   }
@@ -360,7 +316,7 @@ async function hashFile(
       if (ctx.later && pending.length > 0) {
         // The last verdicts are settled with the files read after this one: the next file is read meanwhile.
         const node: FileNode = { kind: 'file', size: 0, exec, chunks, stat: statKeyOf(st, ctx.startedMs) };
-        await ctx.later.add(ctx, {
+        await ctx.later.add({
           bytes: held,
           finish: async () => {
             const clean = await finish();

@@ -83,12 +83,12 @@ export class McpHttp {
   }
 
   /**
-   * One HTTP request of an MCP client; `owner` names the caller (its token),
-   * `fabric` makes the fabric a new session's tools act through.
+   * One HTTP request of an MCP client that passed {@link guard} (the caller
+   * checks Host and Origin first, before its own authentication); `owner`
+   * names the caller (its token), `fabric` makes the fabric a new session's
+   * tools act through.
    */
   async handle(request: Request, owner: string, fabric: () => Fabric): Promise<Response> {
-    const refused = this.guard(request);
-    if (refused) return refused;
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = this.sessions.get(id);

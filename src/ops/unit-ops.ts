@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import * as schema from '../schema.js';
+import { defaultForkRoot } from '../unit/unit.js';
 import { type CallerSide, type OpContext, op, runsAtCaller } from './op.js';
 
 /** The caller's side of a context, or the error that says where the operation runs. */
@@ -111,7 +112,7 @@ export const UNIT_OPS = {
       const ws = await caller.workspace(checkpoint.workspace);
       return caller.units.fork(input.checkpoint, {
         branches: input.names ?? input.branches ?? 1,
-        dirRoot: `${ws.dir}.forks`,
+        dirRoot: defaultForkRoot(ws),
         driver: input.driver,
         allowUnaccepted: input.allowUnaccepted,
       });

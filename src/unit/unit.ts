@@ -101,6 +101,11 @@ export interface UnitRestorePreview {
   };
 }
 
+/** Where a fork's branch workspaces go unless the caller says: beside the forked workspace. */
+export function defaultForkRoot(ws: Workspace): string {
+  return `${ws.dir}.forks`;
+}
+
 export class Units {
   constructor(
     private readonly fabric: Fabric,
