@@ -63,9 +63,12 @@ describe('kill -9 of the egress proxy', () => {
                 headers: { 'x-cairn-handle': handle },
                 ...(id % 2 === 0 ? {} : { body: `{"n":${id}}` }),
               });
-              await res.text();
+              const text = await res.text();
               if (res.status === 200) acked.add(id);
-              else throw new Error(`request ${id} answered ${res.status}`);
+              // Six clients share one handle, and a handle holds at most 4 bodies at once: a fifth POST
+              // in flight is told to come back (503, retry-after), which is not a failure.
+              else if (res.status !== 503 || !text.includes('"rule":"spool_per_handle"'))
+                throw new Error(`request ${id} answered ${res.status}: ${text.slice(0, 200)}`);
             } catch (error) {
               if (!dead) throw error;
             } finally {
