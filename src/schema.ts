@@ -233,3 +233,69 @@ export type ValidRewind = z.output<typeof RewindInput>;
 export type ValidMoveHead = z.output<typeof MoveHeadInput>;
 export type ValidReadPath = z.output<typeof ReadPathInput>;
 export type ValidCreateToken = z.output<typeof CreateTokenInput>;
+
+// ---- the desk's contract (see desk/desk-store.ts) ----------------------------
+
+export const WorkspaceId = id('ws');
+export const SnapshotId = id('sn');
+export const Digest = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'expected a sha256 digest: 64 lowercase hex characters');
+/** A directory on the desk's host: absolute, as that host names it. */
+const HostPath = text(1, 4096).refine((p) => p.startsWith('/'), 'must be an absolute path');
+const HostName = text(1, 255);
+
+export const DeskDigestsInput = z.object({ digests: z.array(Digest).min(1).max(1000) }).strict();
+export const DeskReadObjectsInput = z.object({ digests: z.array(Digest).min(1).max(256) }).strict();
+export const DeskPutPackInput = z.object({ digest: Digest, bytes: z.instanceof(Buffer) }).strict();
+export const DeskDiscardInput = z.object({ packs: z.array(Digest).max(1000) }).strict();
+export const WorkspaceInput = z.object({ workspace: WorkspaceId }).strict();
+export const SnapshotInput = z.object({ snapshot: SnapshotId }).strict();
+export const DeskAttachedInput = z
+  .object({ host: HostName, paths: z.array(HostPath).min(1).max(256) })
+  .strict();
+
+const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const Payload = z.record(z.string(), z.unknown());
+
+export const DeskCommitInput = z
+  .object({
+    id: SnapshotId,
+    workspace: WorkspaceId,
+    attach: z
+      .object({ host: HostName, path: HostPath, session: SessionId.optional(), branch: BranchName })
+      .strict()
+      .optional(),
+    expectHead: z.union([SnapshotId, z.literal('')]),
+    kind: z.enum(['checkpoint', 'restore', 'merge']),
+    root: Digest,
+    files: Count,
+    bytes: Count,
+    addedBytes: Count,
+    packs: z.array(Digest).max(100_000),
+    inline: z
+      .base64()
+      .max(512 * 1024)
+      .optional()
+      .describe('the small pack, base64'),
+    reused: z.array(Digest).max(10_000_000),
+    payload: Payload.optional(),
+    also: z.object({ kind: EventKind, payload: Payload }).strict().optional(),
+    ifHead: z.union([EventId, z.literal('')]).optional(),
+    ifMoves: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    moveHeadTo: EventId.optional(),
+  })
+  .strict();
+
+export const DeskForkInput = z
+  .object({
+    id: WorkspaceId,
+    from: WorkspaceId,
+    host: HostName,
+    path: HostPath,
+    driver: z.enum(['copy', 'overlay']),
+    baseSnapshot: SnapshotId,
+    at: EventId.optional(),
+    branch: BranchName.optional(),
+  })
+  .strict();

@@ -3,6 +3,7 @@ import { verifyAuditChain } from './audit/audit-verify.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { FsBlobStore } from './blob/fs/fs-blob-store.js';
 import { Desk, type DeskOptions } from './desk/desk.js';
+import { LocalDeskStore } from './desk/local-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
 import { CairnError } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
@@ -39,7 +40,7 @@ export class Store {
    */
   desk(
     who: Identity,
-    options: Omit<DeskOptions, 'engine' | 'blobs' | 'who' | 'stateDir' | 'host'> & {
+    options: Omit<DeskOptions, 'store' | 'stateDir' | 'host'> & {
       stateDir?: string;
       host?: string;
     } = {},
@@ -54,9 +55,7 @@ export class Store {
     }
     return new Desk({
       ...options,
-      engine: this.engine,
-      blobs: this.blobs,
-      who,
+      store: new LocalDeskStore(this.engine, this.blobs, who, options.now),
       stateDir,
       host: options.host ?? 'local',
     });
@@ -73,7 +72,7 @@ export class Store {
 
   /** A fabric acting as the given identity (`masterKey`: the credential operations may seal values). */
   fabric(who: Identity, options: { masterKey?: MasterKey } = {}): EmbeddedFabric {
-    return new EmbeddedFabric(this.engine, who, undefined, options);
+    return new EmbeddedFabric(this.engine, who, undefined, { ...options, blobs: this.blobs });
   }
 
   authenticate(token: string): Promise<Identity> {
@@ -131,7 +130,10 @@ export async function openFabric(options: {
   const store = await Store.openDir(options.dir, { integrityCheck: options.integrityCheck });
   try {
     const who = await store.localIdentity();
-    return new EmbeddedFabric(store.engine, who, () => store.close(), { masterKey: options.masterKey });
+    return new EmbeddedFabric(store.engine, who, () => store.close(), {
+      masterKey: options.masterKey,
+      blobs: store.blobs,
+    });
   } catch (error) {
     await store.close();
     throw error;

@@ -733,22 +733,116 @@ describe('cairn cred, grant, exec --branch, approvals', () => {
   });
 });
 
-describe('workspace commands and $CAIRN_URL', () => {
-  it('refuses a workspace command when $CAIRN_URL is set instead of silently using a local store', async () => {
-    const here = join(work, 'url-env-cwd');
-    mkdirSync(here);
-    const env = { CAIRN_URL: 'http://127.0.0.1:9', CAIRN_TOKEN: 'cairn.x', HOME: here };
-    for (const args of [['ws', 'ls'], ['checkpoint'], ['status']]) {
-      const run = await cairn([...args, '--json'], { cwd: here, env });
-      expect(run.code, args.join(' ')).toBe(2);
-      expect(run.stderr).toContain('$CAIRN_URL is set');
+/** Starts `cairn serve` on a free port over a store folder; resolves with its URL and token once it prints them. */
+async function serveStore(dir: string, extra: string[] = []) {
+  const child = start(['serve', '--port', '0', '--json', '--store', dir, ...extra]);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      if (buffered.includes('\n')) resolve(JSON.parse(buffered.split('\n')[0]!));
+    });
+    child.on('exit', (code) => reject(new Error(`cairn serve exited with ${code}`)));
+  });
+  return {
+    ...served,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Every path below `dir` (relative), for "nothing of Cairn's appeared here" checks. */
+function everything(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).sort();
+}
+
+describe('workspace commands through a server ($CAIRN_URL, --url)', () => {
+  it('attach, checkpoint, restore, fork, exec, status, keep: from a host with no store, nothing of the store left there', async () => {
+    const serverStore = join(work, 'ws-remote-store');
+    const served = await serveStore(serverStore);
+    try {
+      // The agent's host: its own home, no store; the server is named by the environment only.
+      const home = join(work, 'ws-remote-home');
+      const project = join(home, 'project');
+      mkdirSync(project, { recursive: true });
+      writeFileSync(join(project, 'state.txt'), '42\n');
+      const env = { HOME: home, CAIRN_URL: served.url, CAIRN_TOKEN: served.token };
+      const remote = async (args: string[], cwd = project) => {
+        const rest = args.indexOf('--');
+        const flagged =
+          rest < 0 ? [...args, '--json'] : [...args.slice(0, rest), '--json', ...args.slice(rest)];
+        const run = await cairn(flagged, { cwd, env });
+        expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+        return doc(run);
+      };
+      const attached = await remote(['ws', 'attach', '.']);
+      expect(attached.workspace.dir).toBe(project);
+      const checkpoint = await remote([
+        'checkpoint',
+        '--label',
+        'state 42',
+        '--check',
+        'grep -q 42 state.txt',
+      ]);
+      expect(checkpoint).toMatchObject({ label: 'state 42', accepted: true });
+      writeFileSync(join(project, 'state.txt'), '43\n');
+      writeFileSync(join(project, 'scratch.txt'), 'scratch\n');
+      // Drift (changed outside any step): status says so, exit 1.
+      const status = await cairn(['status', '--json'], { cwd: project, env });
+      expect(status.code, status.stderr).toBe(1);
+      expect(doc(status)).toMatchObject({ clean: false });
+      expect((doc(status).unrecordedChanges as Doc[]).map((d) => d.path).sort()).toEqual([
+        'scratch.txt',
+        'state.txt',
+      ]);
+      const restored = await remote(['restore', checkpoint.id]);
+      expect(restored.undo).toMatch(/^ev_/);
+      expect(readFileSync(join(project, 'state.txt'), 'utf8')).toBe('42\n');
+      expect(readdirSync(project).sort()).toEqual(['state.txt']);
+      // Forward again: the restore is undone by restoring its "before" checkpoint.
+      await remote(['restore', restored.undo]);
+      expect(readFileSync(join(project, 'state.txt'), 'utf8')).toBe('43\n');
+
+      const forked = await remote([
+        'fork',
+        checkpoint.id,
+        '--name',
+        'try-a',
+        '--name',
+        'try-b',
+        '--driver',
+        'copy',
+      ]);
+      const branches = forked.branches as Doc[];
+      expect(branches.map((b) => b.branch)).toEqual(['try-a', 'try-b']);
+      const tryA = branches[0]!.workspace.dir as string;
+      expect(readFileSync(join(tryA, 'state.txt'), 'utf8')).toBe('42\n');
+      const step = await remote(['exec', '--', 'sh', '-c', 'echo 44 > state.txt'], tryA);
+      expect(step).toMatchObject({ exit: 0 });
+      expect(step.checkpoint.created).toBe(true);
+      const kept = await remote(['keep', 'try-a']);
+      expect(kept.branch).toBe('try-a');
+      const listed = await remote(['ws', 'ls']);
+      expect((listed.workspaces as Doc[]).length).toBeGreaterThanOrEqual(3);
+
+      // What runs only where the store is says so.
+      const verify = await cairn(['ws', 'verify', '--json'], { cwd: project, env });
+      expect(verify.code).not.toBe(0);
+      expect(doc(verify).error.code).toBe('UNAVAILABLE');
+      // Nothing of the store on this host: no .cairn, no default store; only this host's desk state.
+      expect(everything(home).filter((p) => p.split('/').includes('.cairn'))).toEqual([]);
+      expect(everything(home).some((p) => p.startsWith('.local/share'))).toBe(false);
+      expect(everything(home).some((p) => p.startsWith('.local/state/cairn/desks/'))).toBe(true);
+    } finally {
+      expect(await served.stop()).toBe(0);
     }
-    expect(readdirSync(here)).toEqual([]);
-    // Naming a local store is the way to use one.
-    const localStore = join(work, 'url-env-store');
-    expect((await cairn(['init', '--store', localStore])).code).toBe(0);
-    const local = await cairn(['ws', 'ls', '--json', '--store', localStore], { cwd: here, env });
-    expect(local.code, local.stderr).toBe(0);
+    // The server's store holds it all, and verifies.
+    const verified = await cairn(['ws', 'verify', '--json', '--store', serverStore]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(doc(verified)).toMatchObject({ ok: true });
   });
 });
 

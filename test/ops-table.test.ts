@@ -6,9 +6,14 @@
  * on tenant B's ids, tried on every operation of the table, sees nothing of
  * B and changes nothing (a new operation is covered the day it is added).
  */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
+import { digestOf } from '../src/desk/chunker.js';
+import { PACK_SALT, packIndex } from '../src/desk/pack-format.js';
 import { CairnError } from '../src/errors.js';
+import { newId } from '../src/ids.js';
 import { MasterKey } from '../src/keys/crypto.js';
 import type { Keys } from '../src/keys/keys.js';
 import type { Op } from '../src/ops/op.js';
@@ -17,7 +22,8 @@ import { createApp, type RunningServer, startServer } from '../src/server/index.
 import { openApiDocument } from '../src/server/openapi.js';
 import type { Store } from '../src/store.js';
 import { heldWrites } from './support/held-writes.js';
-import { sqliteStore } from './support/stores.js';
+import { sqliteStore, tempDir } from './support/stores.js';
+import { put } from './support/trees.js';
 
 const OPS = Object.values(OPERATIONS) as Op[];
 const served = OPS.filter((o) => o.runs === 'anywhere');
@@ -33,7 +39,15 @@ interface Owned {
   grant: string;
   token: string;
   principal: string;
+  /** A workspace of the desk, its first snapshot, its directory and its root tree. */
+  workspace: string;
+  snapshot: string;
+  dir: string;
+  root: string;
 }
+
+const HOST = 'table-host';
+const desks = tempDir('cairn-table-desk-');
 
 /** The store's one vault master key: the server seals and opens with it too. */
 const masterKey = MasterKey.generate();
@@ -52,7 +66,16 @@ async function populate(store: Store, token: string, secret: string): Promise<Ow
     `sk_${secret}_1`,
     [1, 2].map((amount) => JSON.stringify({ amount, note: secret })),
   );
+  const dir = join(desks.dir, secret);
+  put(dir, 'notes.txt', `${secret} notes\n`);
+  const desk = store.desk(who, { host: HOST, stateDir: join(desks.dir, `${secret}-state`) });
+  const attached = await desk.attach({ dir, session: session.id });
+  await desk.close();
   return {
+    workspace: attached.workspace.id,
+    snapshot: attached.checkpoint.snapshot.id,
+    dir: attached.workspace.dir,
+    root: attached.checkpoint.snapshot.root,
     session: session.id,
     event: event.id,
     approval: held[0] as string,
@@ -78,6 +101,9 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     kind: operation.name === 'createToken' ? 'agent' : 'message',
     payload: 'from the table test',
     name: `t-${operation.name.toLowerCase()}`,
+    workspace: ids.workspace,
+    snapshot: ids.snapshot,
+    digests: [ids.root],
   };
   const properties = Object.keys(inputJsonSchema(operation).properties ?? {});
   const input = Object.fromEntries(properties.filter((p) => p in values).map((p) => [p, values[p]]));
@@ -92,9 +118,45 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     rotateCredential: { name: 'billing', value: 'sk_rotated_value_1' },
     deleteCredential: { name: 'c-new' },
     addGrant: { credential: 'c-new', mode: 'read', approval: 'none' },
+    // The desk's contract: a pack of the caller's own, a commit after the workspace's head, a fork of it.
+    deskPutPack: { digest: pack.digest, bytes: pack.bytes },
+    deskDiscardPacks: { packs: [] },
+    attachedAt: { host: HOST, paths: [ids.dir] },
+    deskCommit: {
+      id: newId('snapshot'),
+      kind: 'checkpoint',
+      expectHead: ids.snapshot,
+      root: ids.root,
+      files: 1,
+      bytes: 10,
+      addedBytes: 0,
+      packs: [],
+      reused: [ids.root],
+      payload: {},
+    },
+    deskFork: {
+      id: newId('workspace'),
+      from: ids.workspace,
+      host: HOST,
+      path: `/table-fork-${randomBytes(4).toString('hex')}`,
+      driver: 'copy',
+      baseSnapshot: ids.snapshot,
+      branch: `fork-${randomBytes(4).toString('hex')}`,
+    },
   };
   return { ...input, ...own[operation.name] };
 }
+
+/** A valid pack of one object (stored in the caller's own tenant). */
+const pack = (() => {
+  const object = randomBytes(64);
+  const bytes = Buffer.concat([
+    randomBytes(PACK_SALT),
+    object,
+    packIndex([{ digest: digestOf(object), kind: 'chunk', off: PACK_SALT, len: object.length }]),
+  ]);
+  return { digest: digestOf(bytes), bytes };
+})();
 
 let server: RunningServer;
 let store: Store;
@@ -119,6 +181,7 @@ afterAll(async () => {
   await a?.close();
   await server?.close();
   await cleanup?.();
+  desks.remove();
 });
 
 describe('the table of operations', () => {
@@ -196,6 +259,10 @@ describe('the table of operations', () => {
       approvals: await store.keys(await store.authenticate(tokens.b)).listApprovals({ state: 'all' }),
       grants: await store.keys(await store.authenticate(tokens.b)).listGrants(),
       credentials: await store.keys(await store.authenticate(tokens.b)).listCredentials(),
+      workspaces: await store.fabric(await store.authenticate(tokens.b)).listWorkspaces(),
+      snapshots: await store
+        .fabric(await store.authenticate(tokens.b))
+        .listSnapshots({ workspace: idsB.workspace }),
     };
     const secretsOfB = ['bravo-secret', ...Object.values(idsB)];
     let tried = 0;
@@ -219,7 +286,7 @@ describe('the table of operations', () => {
       tried++;
       // What A sent it may see again (an error naming the id it asked for); nothing else of B's.
       const text = JSON.stringify(answer);
-      const sent = new Set(Object.values(input));
+      const sent = new Set(Object.values(input).flatMap((v) => (Array.isArray(v) ? v : [v])));
       for (const secret of secretsOfB.filter((s) => !sent.has(s))) {
         expect(text, `${operation.name} leaks ${secret}`).not.toContain(secret);
       }
@@ -230,6 +297,8 @@ describe('the table of operations', () => {
     expect(await store.keys(b).listApprovals({ state: 'all' })).toEqual(before.approvals);
     expect(await store.keys(b).listGrants()).toEqual(before.grants);
     expect(await store.keys(b).listCredentials()).toEqual(before.credentials);
+    expect(await store.fabric(b).listWorkspaces()).toEqual(before.workspaces);
+    expect(await store.fabric(b).listSnapshots({ workspace: idsB.workspace })).toEqual(before.snapshots);
     // B's minted token still works.
     expect((await store.fabric(b).whoami()).tenant).toBe(b.tenant);
   });

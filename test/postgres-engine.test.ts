@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBlobStore } from '../src/blob/postgres/postgres-blob-store.js';
+import { digestOf } from '../src/desk/chunker.js';
+import { PACK_SALT, packIndex } from '../src/desk/pack-format.js';
 import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { CairnError } from '../src/errors.js';
@@ -12,6 +14,7 @@ import { MasterKey } from '../src/keys/crypto.js';
 import { NO_TENANT } from '../src/storage/engine.js';
 import {
   CURRENT_FORMAT_VERSION,
+  DESK_STAGED_TABLE,
   DESK_TABLES,
   KEYS_TABLES,
   TENANT_TABLES,
@@ -30,7 +33,10 @@ import {
 /** Every table row-level security guards, with the column holding the tenant. */
 const GUARDED: Array<{ table: string; column: string }> = [
   { table: 'tenants', column: 'id' },
-  ...[...TENANT_TABLES, ...DESK_TABLES, ...KEYS_TABLES].map((table) => ({ table, column: 'tenant' })),
+  ...[...TENANT_TABLES, ...DESK_TABLES, DESK_STAGED_TABLE, ...KEYS_TABLES].map((table) => ({
+    table,
+    column: 'tenant',
+  })),
 ];
 
 async function connect(url: string): Promise<pg.Client> {
@@ -96,7 +102,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(4);
+    expect(CURRENT_FORMAT_VERSION).toBe(5);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');
@@ -234,6 +240,14 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
     writeFileSync(join(work, 'big.bin'), randomBytes(300 * 1024));
     await desk.checkpoint(workspace.id);
     await desk.close();
+    // A pack stored ahead of its snapshot: its objects are staged (desk_staged) until a commit names it.
+    const staged = Buffer.from(`staged object of tenant ${name}`);
+    const pack = Buffer.concat([
+      randomBytes(PACK_SALT),
+      staged,
+      packIndex([{ digest: digestOf(staged), kind: 'chunk', off: PACK_SALT, len: staged.length }]),
+    ]);
+    await fabric.deskPutPack({ digest: digestOf(pack), bytes: pack });
     // Keys rows too: a credential, a grant, a handle and a held write (an approval).
     const keys = store.keys(who, { masterKey: MasterKey.generate() });
     await keys.addCredential({

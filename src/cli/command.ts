@@ -34,12 +34,6 @@ interface CommandBase {
   rest?: string;
   flags: FlagSpec[];
   summary: string;
-  /**
-   * Acts on a workspace directory (the desk, the unit of work): runs on a
-   * local store only for now, so a `$CAIRN_URL` meant for the fabric's
-   * commands is refused rather than silently ignored.
-   */
-  workspace?: boolean;
 }
 
 /** Works through a fabric: embedded (`--store`) or remote (`--url`/`--token`). */
@@ -58,7 +52,22 @@ export interface StoreCommand extends CommandBase {
   run(dir: string, call: Invocation): Promise<number | undefined>;
 }
 
-export type Command = FabricCommand | StoreCommand;
+/** Where a workspace command's store is: a local folder, or a server (`--url`/`--token`). */
+export type DeskPlace = { kind: 'local'; dir: string } | { kind: 'remote'; url: string; token: string };
+
+/**
+ * Acts on a workspace directory on this host (the desk, the unit of work),
+ * its store local or a server's: the directory is scanned and written here,
+ * the snapshots go to the store.
+ */
+export interface DeskCommand extends CommandBase {
+  target: 'desk';
+  /** True when the command may create a local store; else the store must exist. */
+  createsStore: boolean;
+  run(place: DeskPlace, call: Invocation): Promise<number | undefined>;
+}
+
+export type Command = FabricCommand | StoreCommand | DeskCommand;
 
 /** Flags every command takes. */
 export const GLOBAL_FLAGS: FlagSpec[] = [

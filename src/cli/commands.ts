@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { demo } from './demo.js';
 import { DESK_COMMANDS } from './desk-commands.js';
 import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { KEYS_COMMANDS } from './keys-commands.js';
@@ -10,8 +11,9 @@ import { UNIT_COMMANDS } from './unit-commands.js';
 export const COMMANDS: Command[] = [
   ...STORE_COMMANDS,
   ...FABRIC_COMMANDS,
-  ...DESK_COMMANDS.map((c) => ({ ...c, workspace: true })),
-  ...UNIT_COMMANDS.map((c) => ({ ...c, workspace: true })),
+  ...DESK_COMMANDS,
+  ...UNIT_COMMANDS,
+  demo,
   ...KEYS_COMMANDS,
   ...MCP_COMMANDS,
 ];

@@ -1,14 +1,17 @@
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { CheckpointResult, Desk } from '../desk/desk.js';
 import type { SecretPolicy } from '../desk/guard.js';
 import type { Snapshot, Workspace } from '../desk/rows.js';
 import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
 import type { Store } from '../store.js';
+import type { Identity } from '../types.js';
 import { Units } from '../unit/unit.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
-import type { FlagSpec, Invocation, StoreCommand } from './command.js';
-import { EXIT, isoTime, table } from './output.js';
+import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
+import { EXIT, isoTime, table, UsageError } from './output.js';
 import { withStore } from './store-commands.js';
 import { readStoreConfig } from './store-config.js';
 
@@ -40,27 +43,90 @@ function secretPolicy(call: Invocation, configured: SecretPolicy): SecretPolicy 
   });
 }
 
-/** Opens the store's desk as its local principal, with progress on a terminal. */
+/** What a workspace command acts through: the desk on this host, the fabric, and — on a local store — the store. */
+export interface DeskContext {
+  desk: Desk;
+  fabric: Fabric;
+  /** Present on a local store only: the store and its local principal (the keys, verify, GC live there). */
+  local?: { store: Store; who: Identity };
+}
+
+/**
+ * This host's desk state for a server's workspaces (stat caches, overlay
+ * layers): in the user's state folder, one per server, never in the
+ * workspace. `$XDG_STATE_HOME/cairn/desks/…`, else `~/.local/state/cairn/desks/…`.
+ */
+export function remoteStateDir(env: Record<string, string | undefined>, url: string): string {
+  const state = env.XDG_STATE_HOME;
+  const base =
+    state !== undefined && isAbsolute(state)
+      ? join(state, 'cairn')
+      : env.HOME !== undefined && isAbsolute(env.HOME)
+        ? join(env.HOME, '.local', 'state', 'cairn')
+        : undefined;
+  if (base === undefined)
+    throw new UsageError('no home folder for the desk state ($HOME is not set): set $XDG_STATE_HOME');
+  return join(base, 'desks', createHash('sha256').update(url).digest('hex').slice(0, 16));
+}
+
+/**
+ * Opens the desk of a workspace command with progress on a terminal: over a
+ * local store as its local principal, or over a server as the token's
+ * principal (the directory stays here; only objects the server lacks are sent).
+ */
 export async function withDesk<T>(
-  dir: string,
+  place: DeskPlace,
   call: Invocation,
-  fn: (desk: Desk, store: Store) => Promise<T>,
+  fn: (ctx: DeskContext) => Promise<T>,
 ): Promise<T> {
-  return withStore(dir, async (store) => {
-    const config = readStoreConfig(dir);
-    const desk = store.desk(await store.localIdentity(), {
+  const onProgress = (phase: string, done: number) => call.out.progress(`${phase}: ${done}`);
+  const run = async (ctx: DeskContext) => {
+    try {
+      return await fn(ctx);
+    } finally {
+      call.out.progress(null);
+      await ctx.desk.close();
+    }
+  };
+  if (place.kind === 'remote') {
+    const [{ connect }, { remoteDesk }] = await Promise.all([
+      import('../client/remote-fabric.js'),
+      import('../client/remote-desk-store.js'),
+    ]);
+    const fabric = connect({ url: place.url, token: place.token, timeoutMs: 120_000 });
+    try {
+      const desk = await remoteDesk(fabric, {
+        host: hostname(),
+        stateDir: remoteStateDir(call.env, place.url),
+        secretPolicy: secretPolicy(call, 'exclude'),
+        onProgress,
+      });
+      return await run({ desk, fabric });
+    } finally {
+      await fabric.close();
+    }
+  }
+  return withStore(place.dir, async (store) => {
+    const config = readStoreConfig(place.dir);
+    const who = await store.localIdentity();
+    const desk = store.desk(who, {
       host: hostname(),
       secretPolicy: secretPolicy(call, config.secrets),
       guard: { allow: config.guard.allow },
-      onProgress: (phase, done) => call.out.progress(`${phase}: ${done}`),
+      onProgress,
     });
-    try {
-      return await fn(desk, store);
-    } finally {
-      call.out.progress(null);
-      await desk.close();
-    }
+    return run({ desk, fabric: store.fabric(who), local: { store, who } });
   });
+}
+
+/** The store itself, for what runs only where it is (verify, GC, the keys' proxy). */
+export function localOnly(ctx: DeskContext, what: string): { store: Store; who: Identity } {
+  if (ctx.local) return ctx.local;
+  throw new CairnError(
+    'UNAVAILABLE',
+    `${what} runs where the store is: run it on the server's host with --store (or there, \`cairn serve\` holds the store)`,
+    {},
+  );
 }
 
 /** A workspace by id (`ws_…`) or by a directory it holds (relative to `cwd`; default `cwd` itself). */
@@ -96,8 +162,8 @@ function snapshotRow(s: Snapshot): string[] {
   return [s.id, isoTime(s.createdAt), s.kind, `${s.files} files`, `${s.bytes} B`];
 }
 
-const attach: StoreCommand = {
-  target: 'store',
+const attach: DeskCommand = {
+  target: 'desk',
   createsStore: true,
   names: ['ws', 'attach'],
   args: ['DIR'],
@@ -107,8 +173,8 @@ const attach: StoreCommand = {
     SECRETS_FLAG,
   ],
   summary: 'bind a directory to a session branch and take its first snapshot',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const { workspace, checkpoint } = await desk.attach({
         dir: resolve(call.cwd, call.positionals[0]!),
         session: stringFlag(call.values, 'session'),
@@ -123,8 +189,8 @@ const attach: StoreCommand = {
   },
 };
 
-const checkpoint: StoreCommand = {
-  target: 'store',
+const checkpoint: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'checkpoint'],
   args: [],
@@ -134,8 +200,8 @@ const checkpoint: StoreCommand = {
     SECRETS_FLAG,
   ],
   summary: 'snapshot the workspace directory (only what changed is read and stored)',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const ws = await workspaceOf(desk, call);
       const result = await desk.checkpoint(ws.id, { force: call.values.force === true });
       call.out.result(result, checkpointLines(result));
@@ -144,15 +210,15 @@ const checkpoint: StoreCommand = {
   },
 };
 
-const list: StoreCommand = {
-  target: 'store',
+const list: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'ls'],
   args: [],
   flags: [{ ...WS_FLAG, help: 'list the snapshots of this workspace (id or directory)' }],
   summary: 'list workspaces, or with --ws the snapshots of one',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       if (stringFlag(call.values, 'ws') === undefined) {
         const workspaces = await desk.listWorkspaces();
         const lines = table(
@@ -170,8 +236,8 @@ const list: StoreCommand = {
   },
 };
 
-const restore: StoreCommand = {
-  target: 'store',
+const restore: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'restore'],
   args: ['SNAPSHOT'],
@@ -185,8 +251,8 @@ const restore: StoreCommand = {
     { name: 'path', type: 'string', value: 'P', help: 'restore only this path (and what is below it)' },
   ],
   summary: 'restore a snapshot (checkpoints the current state first, so it can be undone)',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const ws = await workspaceOf(desk, call);
       const path = stringFlag(call.values, 'path');
       const options = path === undefined ? {} : { paths: [path] };
@@ -217,8 +283,8 @@ const restore: StoreCommand = {
   },
 };
 
-const diff: StoreCommand = {
-  target: 'store',
+const diff: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'diff'],
   args: ['SNAPSHOT'],
@@ -234,8 +300,8 @@ const diff: StoreCommand = {
     { name: 'stat', type: 'boolean', help: 'paths only, no patches' },
   ],
   summary: 'differences between two snapshots, or a snapshot and the live directory',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const to = stringFlag(call.values, 'to');
       const path = stringFlag(call.values, 'path');
       const items = await desk.diff({
@@ -257,8 +323,8 @@ const diff: StoreCommand = {
   },
 };
 
-const fork: StoreCommand = {
-  target: 'store',
+const fork: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'fork'],
   args: ['DIR'],
@@ -273,14 +339,14 @@ const fork: StoreCommand = {
     },
   ],
   summary: 'checkpoint a workspace and fork it into DIR on a new branch',
-  async run(dir, call) {
+  async run(place, call) {
     const driver = stringFlag(call.values, 'driver');
     if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
       throw new CairnError('INVALID_ARGUMENT', `--driver must be copy or overlay, not "${driver}"`, {
         flag: 'driver',
       });
     }
-    return withDesk(dir, call, async (desk) => {
+    return withDesk(place, call, async ({ desk }) => {
       const ws = await workspaceOf(desk, call);
       const result = await desk.fork(ws.id, {
         dir: resolve(call.cwd, call.positionals[0]!),
@@ -299,15 +365,15 @@ const fork: StoreCommand = {
   },
 };
 
-const merge: StoreCommand = {
-  target: 'store',
+const merge: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'merge'],
   args: ['FROM'],
   flags: [{ ...WS_FLAG, name: 'into', help: 'workspace to merge into (default: the current directory)' }],
   summary: 'three-way merge of workspace FROM into another; conflicts are written with markers',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const from = call.positionals[0]!;
       const fromWs = from.startsWith('ws_')
         ? await desk.getWorkspace(from)
@@ -326,8 +392,8 @@ const merge: StoreCommand = {
   },
 };
 
-const detach: StoreCommand = {
-  target: 'store',
+const detach: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'detach'],
   args: [],
@@ -336,8 +402,8 @@ const detach: StoreCommand = {
     { name: 'discard', type: 'boolean', help: 'also delete a fork’s directory (never an attached one)' },
   ],
   summary: 'stop tracking a workspace',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const ws = await workspaceOf(desk, call);
       const done = await desk.detach(ws.id, { discard: call.values.discard === true });
       call.out.result(done, `detached ${done.id} (${done.dir})`);
@@ -346,15 +412,15 @@ const detach: StoreCommand = {
   },
 };
 
-const verify: StoreCommand = {
-  target: 'store',
+const verify: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['ws', 'verify'],
   args: [],
   flags: [],
   summary: 're-hash every object reachable from every snapshot; report the first corrupt or missing one',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk) => {
+  async run(place, call) {
+    return withDesk(place, call, async ({ desk }) => {
       const report = await desk.verify();
       call.out.result(
         report,
@@ -367,8 +433,8 @@ const verify: StoreCommand = {
   },
 };
 
-const gc: StoreCommand = {
-  target: 'store',
+const gc: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['gc'],
   args: [],
@@ -387,10 +453,12 @@ const gc: StoreCommand = {
     },
   ],
   summary: 'remove desk objects no snapshot references (safe while checkpoints run)',
-  async run(dir, call) {
-    return withDesk(dir, call, async (desk, store) => {
+  async run(place, call) {
+    return withDesk(place, call, async (ctx) => {
+      const { desk, fabric } = ctx;
+      localOnly(ctx, 'gc');
       // Abandoned forks past their TTL first: their workspaces go, so their snapshots may then expire.
-      const reclaimed = await new Units(store.fabric(await store.localIdentity()), desk).reclaim();
+      const reclaimed = await new Units(fabric, desk).reclaim();
       const report = await desk.gc({
         keepLast: wholeNumberFlag(call.values, 'keep-last'),
         graceMs: wholeNumberFlag(call.values, 'grace-ms'),
@@ -404,7 +472,7 @@ const gc: StoreCommand = {
   },
 };
 
-export const DESK_COMMANDS: StoreCommand[] = [
+export const DESK_COMMANDS: DeskCommand[] = [
   attach,
   checkpoint,
   list,

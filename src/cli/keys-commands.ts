@@ -36,7 +36,7 @@ async function withFabric<T>(dir: string, call: Invocation, fn: (fabric: Fabric)
 async function sessionOf(dir: string, call: Invocation): Promise<string> {
   const named = stringFlag(call.values, 'session');
   if (named !== undefined) return named;
-  return withDesk(dir, call, async (desk) => (await workspaceOf(desk, call)).session);
+  return withDesk({ kind: 'local', dir }, call, async ({ desk }) => (await workspaceOf(desk, call)).session);
 }
 
 async function stdinValues(call: Invocation, count: 1 | 2, what: string): Promise<string[]> {

@@ -9,6 +9,7 @@ import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from
 import {
   type Command,
   commandName,
+  type DeskCommand,
   type FabricCommand,
   type FlagValues,
   type Invocation,
@@ -90,7 +91,9 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
   const code =
     command.target === 'store'
       ? await runOnStore(command, call, world.cwd)
-      : await runOnFabric(command, call, world.cwd);
+      : command.target === 'desk'
+        ? await runOnDesk(command, call, world.cwd)
+        : await runOnFabric(command, call, world.cwd);
   return code ?? EXIT.ok;
 }
 
@@ -156,16 +159,6 @@ async function runOnStore(command: StoreCommand, call: Invocation, cwd: string):
       `${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`,
     );
   }
-  if (
-    command.workspace &&
-    fromEnv(call.env, 'CAIRN_URL') !== undefined &&
-    stringFlag(call.values, 'store') === undefined &&
-    fromEnv(call.env, 'CAIRN_STORE') === undefined
-  ) {
-    throw new UsageError(
-      `${commandName(command)} works on a local store only (the desk does not work over the network yet), and $CAIRN_URL is set: pass --store DIR (or set $CAIRN_STORE) to use a local store, or unset CAIRN_URL`,
-    );
-  }
   const dir = await checkStore(storeDir(call.values, call.env, cwd), command.createsStore);
   return command.run(dir, call);
 }
@@ -197,6 +190,24 @@ function resolveTarget(call: Invocation, cwd: string): Target {
   return { kind: 'remote', url, token };
 }
 
+/** A server's own master key seals values: a local one given with --url is a mistake, refused. */
+function refuseLocalMasterKey(call: Invocation): void {
+  if (stringFlag(call.values, 'master-key-file') !== undefined)
+    throw new UsageError(
+      'through a server its own master key seals values (`cairn serve --master-key-file`): drop --master-key-file',
+    );
+}
+
+/** A workspace command: the directory is here; the store is local or, with --url (or $CAIRN_URL), a server's. */
+async function runOnDesk(command: DeskCommand, call: Invocation, cwd: string): Promise<number | undefined> {
+  const target = resolveTarget(call, cwd);
+  if (target.kind === 'remote') {
+    refuseLocalMasterKey(call);
+    return command.run(target, call);
+  }
+  return command.run({ kind: 'local', dir: await checkStore(target.store, command.createsStore) }, call);
+}
+
 async function runOnFabric(
   command: FabricCommand,
   call: Invocation,
@@ -205,10 +216,7 @@ async function runOnFabric(
   const target = resolveTarget(call, cwd);
   let fabric: Fabric;
   if (target.kind === 'remote') {
-    if (stringFlag(call.values, 'master-key-file') !== undefined)
-      throw new UsageError(
-        'through a server its own master key seals values (`cairn serve --master-key-file`): drop --master-key-file',
-      );
+    refuseLocalMasterKey(call);
     const { connect } = await import('../client/remote-fabric.js');
     fabric = connect({ url: target.url, token: target.token });
   } else {

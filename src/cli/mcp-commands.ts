@@ -35,12 +35,15 @@ const mcp: FabricCommand = {
   // On a local store the unit's tools run too, on the workspace attached where `cairn mcp` started
   // (or the one a call names).
   runLocal: (dir, call) =>
-    withDesk(dir, call, async (desk, store) => {
-      const who = await store.localIdentity();
+    withDesk({ kind: 'local', dir }, call, async ({ desk, local }) => {
+      const { store, who } = local as NonNullable<typeof local>;
       const units = new Units(store.fabric(who), desk, store.keys(who));
       const workspace = (ref?: string) => workspaceAt(desk, call.cwd, ref);
       return serveMcp(
-        new EmbeddedFabric(store.engine, who, async () => {}, { caller: { units, workspace } }),
+        new EmbeddedFabric(store.engine, who, async () => {}, {
+          caller: { units, workspace },
+          blobs: store.blobs,
+        }),
         call,
         true,
       );

@@ -3,15 +3,14 @@ import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { CairnError, isCairnError } from '../errors.js';
 import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
+import type { Keys } from '../keys/keys.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
 import { Journal } from '../steps/journal.js';
-import type { Store } from '../store.js';
 import { execInWorkspace } from '../unit/exec.js';
 import { defaultForkRoot, type ForkGrant, type UnitCheckpoint, Units } from '../unit/unit.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
-import type { FlagSpec, Invocation, StoreCommand } from './command.js';
-import { demo } from './demo.js';
-import { withDesk, workspaceOf } from './desk-commands.js';
+import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
+import { type DeskContext, localOnly, withDesk, workspaceOf } from './desk-commands.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT } from './output.js';
 
@@ -27,20 +26,27 @@ const WS_FLAG: FlagSpec = {
   help: 'workspace id or attached directory (default: the current directory)',
 };
 
+type UnitContext = DeskContext & { units: Units; ws: Workspace };
+
 async function withUnit<T>(
-  dir: string,
+  place: DeskPlace,
   call: Invocation,
-  fn: (ctx: { store: Store; desk: Desk; units: Units; ws: Workspace }) => Promise<T>,
+  fn: (ctx: UnitContext) => Promise<T>,
 ): Promise<T> {
-  return withDesk(dir, call, async (desk, store) => {
-    const ws = await workspaceOf(desk, call);
-    return fn({ store, desk, units: await unitsOf(store, desk, call), ws });
+  return withDesk(place, call, async (ctx) => {
+    const ws = await workspaceOf(ctx.desk, call);
+    return fn({ ...ctx, units: unitsOf(ctx, call), ws });
   });
 }
 
-async function unitsOf(store: Store, desk: Desk, call: Invocation): Promise<Units> {
-  const who = await store.localIdentity();
-  return new Units(store.fabric(who), desk, store.keys(who, { masterKey: masterKeyOf(call) }));
+/**
+ * The unit over the desk and the fabric; on a local store with its keys (a
+ * checkpoint records the branch's grants, a fork may hand grants on). Through
+ * a server the grants are the server's to hand out: see docs/design/operations.md.
+ */
+function unitsOf(ctx: DeskContext, call: Invocation): Units {
+  const keys = ctx.local ? ctx.local.store.keys(ctx.local.who, { masterKey: masterKeyOf(call) }) : undefined;
+  return new Units(ctx.fabric, ctx.desk, keys);
 }
 
 /**
@@ -49,12 +55,13 @@ async function unitsOf(store: Store, desk: Desk, call: Invocation): Promise<Unit
  * (so `cairn fork CP` and `cairn restore CP` work from any directory).
  */
 async function withCheckpointUnit<T>(
-  dir: string,
+  place: DeskPlace,
   call: Invocation,
-  fn: (ctx: { store: Store; desk: Desk; units: Units; ws: Workspace }) => Promise<T>,
+  fn: (ctx: UnitContext) => Promise<T>,
 ): Promise<T> {
-  return withDesk(dir, call, async (desk, store) => {
-    const units = await unitsOf(store, desk, call);
+  return withDesk(place, call, async (ctx) => {
+    const { desk } = ctx;
+    const units = unitsOf(ctx, call);
     const here =
       stringFlag(call.values, 'ws') !== undefined
         ? await workspaceOf(desk, call)
@@ -63,7 +70,7 @@ async function withCheckpointUnit<T>(
             throw error;
           });
     const ws = here ?? (await desk.getWorkspace((await units.get(call.positionals[0]!)).workspace));
-    return fn({ store, desk, units, ws });
+    return fn({ ...ctx, units, ws });
   });
 }
 
@@ -129,8 +136,8 @@ async function branchWorkspace(desk: Desk, call: Invocation, branch: string): Pr
   );
 }
 
-const checkpoint: StoreCommand = {
-  target: 'store',
+const checkpoint: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['checkpoint'],
   args: [],
@@ -147,8 +154,8 @@ const checkpoint: StoreCommand = {
   ],
   summary:
     'checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence (git revision, checks)',
-  async run(dir, call) {
-    return withUnit(dir, call, async ({ units, ws }) => {
+  async run(place, call) {
+    return withUnit(place, call, async ({ units, ws }) => {
       const c = await units.checkpoint({
         workspace: ws.id,
         label: stringFlag(call.values, 'label'),
@@ -160,8 +167,8 @@ const checkpoint: StoreCommand = {
   },
 };
 
-const restore: StoreCommand = {
-  target: 'store',
+const restore: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['restore'],
   args: ['CHECKPOINT'],
@@ -176,8 +183,8 @@ const restore: StoreCommand = {
   ],
   summary:
     'restore the unit to any checkpoint of its session (checkpoints first; the log head moves there and the workspace follows, as a new operation that prints its undo)',
-  async run(dir, call) {
-    return withCheckpointUnit(dir, call, async ({ units, ws }) => {
+  async run(place, call) {
+    return withCheckpointUnit(place, call, async ({ units, ws }) => {
       const id = call.positionals[0]!;
       const options = { workspace: ws.id, allowUnaccepted: call.values['allow-unaccepted'] === true };
       const previewOnly = call.values.preview === true;
@@ -200,8 +207,8 @@ const restore: StoreCommand = {
   },
 };
 
-const fork: StoreCommand = {
-  target: 'store',
+const fork: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['fork'],
   args: ['CHECKPOINT'],
@@ -233,14 +240,14 @@ const fork: StoreCommand = {
   ],
   summary:
     'fork the unit at a checkpoint into branches, each with its own log branch, workspace and stated grants (none unless --grant)',
-  async run(dir, call) {
+  async run(place, call) {
     const driver = stringFlag(call.values, 'driver');
     if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
       throw new CairnError('INVALID_ARGUMENT', `--driver must be copy or overlay, not "${driver}"`, {
         flag: 'driver',
       });
     }
-    return withCheckpointUnit(dir, call, async ({ units, ws }) => {
+    return withCheckpointUnit(place, call, async ({ units, ws }) => {
       const names = listFlag(call.values, 'name');
       const result = await units.fork(call.positionals[0]!, {
         branches: names.length > 0 ? names : (wholeNumberFlag(call.values, 'branches') ?? 1),
@@ -270,8 +277,8 @@ const fork: StoreCommand = {
   },
 };
 
-const exec: StoreCommand = {
-  target: 'store',
+const exec: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['exec'],
   args: [],
@@ -300,23 +307,25 @@ const exec: StoreCommand = {
     MASTER_KEY_FLAG,
   ],
   summary: 'run a command in the workspace as a recorded step, then checkpoint if it changed anything',
-  async run(dir, call) {
+  async run(place, call) {
     const branch = stringFlag(call.values, 'branch');
     const envCredentials = listFlag(call.values, 'env-cred');
     if (branch === undefined && (envCredentials.length > 0 || call.values.proxy !== undefined))
       throw new CairnError('INVALID_ARGUMENT', '--env-cred and --proxy need --branch B', {});
-    return withDesk(dir, call, async (desk, store) => {
-      const who = await store.localIdentity();
+    return withDesk(place, call, async (ctx) => {
+      const { desk, fabric } = ctx;
       const ws =
         branch === undefined ? await workspaceOf(desk, call) : await branchWorkspace(desk, call, branch);
-      const fabric = store.fabric(who);
-      const keys = store.keys(who, { masterKey: masterKeyOf(call) });
+      // A branch's proxy and env credentials use the keys, which are where the store is.
+      const local = branch === undefined ? undefined : localOnly(ctx, 'exec --branch');
+      const keys = local?.store.keys(local.who, { masterKey: masterKeyOf(call) });
+      const who = local?.who;
       let running: RunningProxy | undefined;
       const proxyUrl = stringFlag(call.values, 'proxy');
       if (branch !== undefined && proxyUrl === undefined) {
         running = await startProxy({
-          keysFor: (tenant) => (tenant === who.tenant ? keys : undefined),
-          auditRefusalsIn: keys,
+          keysFor: (tenant) => (tenant === who?.tenant ? keys : undefined),
+          auditRefusalsIn: keys as Keys,
           log: (line) => call.out.problem(line),
         });
       }
@@ -332,7 +341,13 @@ const exec: StoreCommand = {
         signal: stopping.signal,
         ...(branch === undefined
           ? {}
-          : { keys: { keys, proxyUrl: proxyUrl ?? (running as RunningProxy).url, envCredentials } }),
+          : {
+              keys: {
+                keys: keys as Keys,
+                proxyUrl: proxyUrl ?? (running as RunningProxy).url,
+                envCredentials,
+              },
+            }),
       }).finally(() => {
         for (const s of signals) process.off(s, stop);
         return running?.close();
@@ -350,16 +365,16 @@ const exec: StoreCommand = {
   },
 };
 
-const stepList: StoreCommand = {
-  target: 'store',
+const stepList: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['step', 'ls'],
   args: [],
   flags: [WS_FLAG],
   summary: 'list the recorded steps of the workspace’s branch',
-  async run(dir, call) {
-    return withUnit(dir, call, async ({ store, ws }) => {
-      const journal = await Journal.open(store.fabric(await store.localIdentity()), {
+  async run(place, call) {
+    return withUnit(place, call, async ({ fabric, ws }) => {
+      const journal = await Journal.open(fabric, {
         session: ws.session,
         branch: ws.branch,
       });
@@ -375,8 +390,8 @@ const stepList: StoreCommand = {
   },
 };
 
-const stepResolve: StoreCommand = {
-  target: 'store',
+const stepResolve: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['step', 'resolve'],
   args: ['POSITION'],
@@ -387,7 +402,7 @@ const stepResolve: StoreCommand = {
     { name: 'rerun', type: 'boolean', help: 'run it again with the same key' },
   ],
   summary: 'resolve a step in doubt (escalate policy): it happened, it failed, or run it again',
-  async run(dir, call) {
+  async run(place, call) {
     const chosen = ['result', 'error', 'rerun'].filter((k) => call.values[k] !== undefined);
     if (chosen.length !== 1) {
       throw new CairnError(
@@ -404,8 +419,8 @@ const stepResolve: StoreCommand = {
         {},
       );
     }
-    return withUnit(dir, call, async ({ store, ws }) => {
-      const journal = await Journal.open(store.fabric(await store.localIdentity()), {
+    return withUnit(place, call, async ({ fabric, ws }) => {
+      const journal = await Journal.open(fabric, {
         session: ws.session,
         branch: ws.branch,
       });
@@ -422,16 +437,16 @@ const stepResolve: StoreCommand = {
   },
 };
 
-const status: StoreCommand = {
-  target: 'store',
+const status: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['status'],
   args: [],
   flags: [WS_FLAG],
   summary:
     'where the layers disagree: workspace changes outside any recorded step, steps in doubt, grants that ended',
-  async run(dir, call) {
-    return withUnit(dir, call, async ({ units, ws }) => {
+  async run(place, call) {
+    return withUnit(place, call, async ({ units, ws }) => {
       // Probes are code in the harness (SDK: units.status(ws, probes)); the CLI has none to run.
       const report = await units.status(ws.id);
       call.out.result(report, [
@@ -447,15 +462,15 @@ const status: StoreCommand = {
   },
 };
 
-const keep: StoreCommand = {
-  target: 'store',
+const keep: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['keep'],
   args: ['BRANCH'],
   flags: [WS_FLAG],
   summary: 'mark a fork’s winner (of the session of --ws)',
-  async run(dir, call) {
-    return withUnit(dir, call, async ({ units, ws }) => {
+  async run(place, call) {
+    return withUnit(place, call, async ({ units, ws }) => {
       const event = await units.keep(ws.session, call.positionals[0]!);
       call.out.result(event, `kept branch ${event.branch}`);
       return EXIT.ok;
@@ -463,8 +478,8 @@ const keep: StoreCommand = {
   },
 };
 
-const abandon: StoreCommand = {
-  target: 'store',
+const abandon: DeskCommand = {
+  target: 'desk',
   createsStore: false,
   names: ['abandon'],
   args: ['BRANCH'],
@@ -478,8 +493,8 @@ const abandon: StoreCommand = {
     },
   ],
   summary: 'mark a fork abandoned: gc reclaims its workspace after the TTL',
-  async run(dir, call) {
-    return withUnit(dir, call, async ({ units, ws }) => {
+  async run(place, call) {
+    return withUnit(place, call, async ({ units, ws }) => {
       const event = await units.abandon(
         ws.session,
         call.positionals[0]!,
@@ -491,7 +506,7 @@ const abandon: StoreCommand = {
   },
 };
 
-export const UNIT_COMMANDS: StoreCommand[] = [
+export const UNIT_COMMANDS: DeskCommand[] = [
   checkpoint,
   restore,
   fork,
@@ -501,5 +516,4 @@ export const UNIT_COMMANDS: StoreCommand[] = [
   status,
   keep,
   abandon,
-  demo,
 ];

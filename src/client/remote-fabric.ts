@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { CairnError, type CairnErrorJSON } from '../errors.js';
 import { toJsonText } from '../json.js';
+import { unframeBytes } from '../ops/frames.js';
 import { type Client, type Op, runsAtCaller } from '../ops/op.js';
 import { inputJsonSchema, OPERATIONS, type Operations, opTitle } from '../ops/table.js';
 
@@ -46,27 +47,36 @@ export class RemoteFabric {
     Object.assign(this, methods);
   }
 
-  /** One HTTP exchange over a keep-alive connection; resolves with status and body text. */
-  private exchange(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  /** One HTTP exchange over a keep-alive connection; resolves with status, content type and body. */
+  private exchange(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; type: string; body: Buffer }> {
     // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
-    const payload = body === undefined ? undefined : toJsonText(body, 'request');
+    const payload =
+      body === undefined ? undefined : Buffer.isBuffer(body) ? body : toJsonText(body, 'request');
+    const headers =
+      payload === undefined
+        ? this.headers
+        : {
+            ...this.headers,
+            ...(Buffer.isBuffer(payload) ? { 'content-type': 'application/octet-stream' } : {}),
+            'content-length': Buffer.byteLength(payload),
+          };
     return new Promise((resolve, reject) => {
       const request = httpRequest(
         `${this.base}${path}`,
-        {
-          method,
-          agent: this.agent,
-          timeout: this.timeoutMs,
-          headers:
-            payload === undefined
-              ? this.headers
-              : { ...this.headers, 'content-length': Buffer.byteLength(payload) },
-        },
+        { method, agent: this.agent, timeout: this.timeoutMs, headers },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+            resolve({
+              status: response.statusCode ?? 0,
+              type: String(response.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks),
+            }),
           );
           response.on('error', reject);
           response.on('aborted', () => reject(new Error('the response was cut off')));
@@ -78,15 +88,17 @@ export class RemoteFabric {
     });
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    let response: { status: number; text: string };
+  private async call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+    let response: { status: number; type: string; body: Buffer };
     try {
       response = await this.exchange(method, path, body);
     } catch (error) {
       if (error instanceof CairnError) throw error;
       throw this.transportError(method, error);
     }
-    const { text } = response;
+    const ok = response.status >= 200 && response.status <= 299;
+    if (ok && response.type.startsWith('application/octet-stream')) return unframeBytes(response.body) as T;
+    const text = response.body.toString('utf8');
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
@@ -99,7 +111,7 @@ export class RemoteFabric {
         },
       );
     }
-    if (response.status < 200 || response.status > 299) {
+    if (!ok) {
       const error = parsed as Partial<CairnErrorJSON> | undefined;
       if (error && typeof error.code === 'string' && typeof error.message === 'string') {
         throw CairnError.fromJSON({
@@ -161,7 +173,7 @@ export class RemoteFabric {
       return seg(value);
     });
     if (method === 'GET') return this.call('GET', `${url}${query(rest as Record<string, string | number>)}`);
-    return this.call('POST', url, rest);
+    return this.call(method, url, operation.http.body === 'bytes' ? rest.bytes : rest);
   }
 
   async close(): Promise<void> {

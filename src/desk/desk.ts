@@ -15,17 +15,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
-import { type Action, authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import { eventsAfter } from '../log/pages.js';
-import * as log from '../log/session-log.js';
 import { BranchName } from '../schema.js';
-import { type Engine, placeholders, type SqlExecutor } from '../storage/engine.js';
-import type { CairnEvent, Identity } from '../types.js';
+import type { CairnEvent } from '../types.js';
 import { parseInput } from '../validate.js';
+import { type AttachInput, type CommitInput, type DeskStore, RETRY } from './desk-store.js';
 import { type DiffItem, diffEntryMaps, withPatches } from './diff.js';
+import { collectGarbage, type GcReport, type VerifyReport, verifyStore } from './gc.js';
 import {
   blocksCheckpoint,
   createPathFilter,
@@ -37,6 +35,7 @@ import {
   type SecretPolicy,
 } from './guard.js';
 import { LaterFiles } from './later-files.js';
+import { LocalDeskStore } from './local-store.js';
 import { applyContext, applyTree, materialize, type PathChange } from './materialize.js';
 import {
   hasConflictMarkers,
@@ -51,7 +50,6 @@ import {
   dirNode,
   findDir,
   flatten,
-  loadDir,
   redactedPaths,
   refreshEntry,
   rescan,
@@ -60,33 +58,16 @@ import {
   settleFiles,
   statKeyOf,
 } from './model.js';
-import { inBatches, ObjectStore, type PackWriter } from './objects.js';
+import { ObjectStore, type PackWriter } from './objects.js';
 import { isMounted, Mounter, mountOverlay, overlaySupported, unmountOverlay } from './overlay.js';
-import {
-  alreadyAttached,
-  type Driver,
-  insertSnapshot,
-  insertWorkspace,
-  lockDesk,
-  type Snapshot,
-  type SnapshotKind,
-  type SnapshotRow,
-  snapshotRow,
-  toSnapshot,
-  toWorkspace,
-  WORKSPACE_COLUMNS,
-  type Workspace,
-  type WorkspaceRow,
-  workspaceRow,
-} from './rows.js';
+import { alreadyAttached, type Driver, type Snapshot, type SnapshotKind, type Workspace } from './rows.js';
 import { loadStatCache, saveStatCache } from './stat-cache.js';
 import { type Entry, type FileEntry, sameEntry } from './types.js';
 import { COOKIE_PREFIX, DirWatcher, TEMP_NAME } from './watcher.js';
 
 export interface DeskOptions {
-  engine: Engine;
-  blobs: BlobStore;
-  who: Identity;
+  /** The store side: objects, packs, snapshots, workspace records (local, or a server's). */
+  store: DeskStore;
   /** A local folder for this machine's desk state: stat caches, overlay layers. */
   stateDir: string;
   /** Names this machine: a directory is attached at most once per host. */
@@ -120,9 +101,10 @@ export interface CheckpointResult {
 
 /**
  * An event to append in the same transaction as a new snapshot, right after
- * the snapshot's own event (so one commit records both).
+ * the snapshot's own event (so one commit records both); its payload gets the
+ * snapshot's `snapshot`, `root` and `head` (the snapshot's event) filled in.
  */
-export type AlsoAppend = (snapshot: Snapshot) => { kind: string; payload: unknown };
+export type AlsoAppend = NonNullable<CommitInput['also']>;
 
 export interface RestorePreview {
   snapshot: Snapshot;
@@ -154,26 +136,7 @@ export interface MergeResult {
   conflicts: MergeConflict[];
 }
 
-export interface VerifyReport {
-  ok: boolean;
-  snapshots: number;
-  objects: number;
-  bytes: number;
-  /** The first problem found: a corrupt or missing object, and a snapshot that needs it. */
-  problem?: { code: string; message: string; snapshot: string; digest?: string };
-}
-
-export interface GcReport {
-  /** Snapshot rows removed by the retention rule (`keepLast`). */
-  expiredSnapshots: number;
-  /** Objects reachable from the remaining snapshots. */
-  marked: number;
-  removedObjects: number;
-  removedPacks: number;
-  /** Overlay lower layers (this host's desk state) no attached fork uses. */
-  removedLayers: number;
-  freedBytes: number;
-}
+export type { GcReport, VerifyReport };
 
 /** What changed since the last checkpoint: listings, single entries, whole subtrees. */
 interface Dirty {
@@ -192,19 +155,21 @@ interface SnapshotOptions {
   alsoNamed?: string[];
   /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
   noScan?: boolean;
-  alsoAppend?: AlsoAppend;
+  also?: AlsoAppend;
   /** The branch head must still be this event when the snapshot commits, else CONFLICT and nothing is recorded. */
   ifHead?: string;
+  /** ... set this many times (see CommitInput.ifMoves). */
+  ifMoves?: number;
   /** After its events, the snapshot's transaction moves the branch head to this event (a unit restore). */
   moveHeadTo?: string;
-  /** Runs first inside the snapshot's transaction (attach inserts the workspace row). */
-  beforeCommit?: (tx: SqlExecutor, snapshotId: string) => Promise<void>;
+  /** The snapshot is a new workspace's first: the commit records the workspace too. */
+  attach?: AttachInput;
 }
 
 interface Handle {
-  row: WorkspaceRow;
+  row: Workspace;
   root: DirNode;
-  head: SnapshotRow;
+  head: Snapshot;
   watcher?: DirWatcher;
   upper?: string;
   fullScan: boolean;
@@ -214,7 +179,10 @@ interface Handle {
 
 const RETRIES = 3;
 
-class Retry extends Error {}
+/** A commit refused because the head moved or an object went: the snapshot is taken again. */
+function isRetry(error: unknown): error is CairnError {
+  return error instanceof CairnError && error.code === 'CONFLICT' && error.data?.[RETRY] !== undefined;
+}
 
 function isEmptyDir(path: string): boolean {
   return readdirSync(path).length === 0;
@@ -233,25 +201,18 @@ export class Desk {
   private readonly guard: Guard;
   private readonly mounter = new Mounter();
 
+  private readonly store: DeskStore;
+
   constructor(private readonly options: DeskOptions) {
-    this.objects = new ObjectStore(options.engine, options.blobs, options.who.tenant);
+    this.store = options.store;
+    this.objects = new ObjectStore(options.store);
     this.now = options.now ?? Date.now;
     this.policy = options.secretPolicy ?? 'exclude';
     this.guard = new Guard(options.guard);
   }
 
   private get tenant(): string {
-    return this.options.who.tenant;
-  }
-
-  private read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    authorize(this.options.who, action);
-    return this.options.engine.read(this.tenant, fn);
-  }
-
-  private write<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    authorize(this.options.who, action);
-    return this.options.engine.write(this.tenant, fn);
+    return this.store.tenant;
   }
 
   /** Resolves a directory argument: absolute, existing, a real directory (not a link to one), outside the store's state. */
@@ -289,70 +250,45 @@ export class Desk {
     session?: string;
     branch?: string;
   }): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
-    authorize(this.options.who, 'desk.write');
     const path = this.resolveDir(input.dir);
     const branch = input.branch ?? 'main';
-    const clash = await this.read('desk.read', (tx) =>
-      tx.get<{ id: string }>(
-        `SELECT id FROM desk_workspaces WHERE tenant = ? AND host = ? AND path = ? AND state = 'attached'`,
-        [this.tenant, this.options.host, path],
-      ),
-    );
+    const [clash] = await this.store.attachedAt(this.options.host, [path]);
     if (clash) throw alreadyAttached(path, clash.id);
-    let session = input.session;
-    if (session !== undefined) {
-      const s = session;
-      await this.read('session.read', (tx) => log.getSession(tx, this.options.who, s));
-    }
+    if (input.session !== undefined) await this.store.checkSession(input.session);
     const id = newId('workspace', this.now());
-    const row: WorkspaceRow = {
-      tenant: this.tenant,
+    const row: Workspace = {
       id,
       host: this.options.host,
-      path,
-      session: session ?? '',
+      dir: path,
+      session: input.session ?? '',
       branch,
       driver: 'plain',
       state: 'attached',
-      base_snapshot: '',
-      head_snapshot: '',
-      forked_from: '',
-      created_at: this.now(),
+      baseSnapshot: '',
+      headSnapshot: '',
+      forkedFrom: '',
+      createdAt: this.now(),
     };
     const handle = this.newHandle(row, dirNode(null), null);
     const result = await this.snapshot(handle, 'checkpoint', {
       force: true,
-      beforeCommit: async (tx, snapshotId) => {
-        if (session === undefined) {
-          const created = await log.createSession(
-            tx,
-            this.options.who,
-            { title: path, meta: { workspace: id } },
-            this.now(),
-          );
-          session = created.id;
-          row.session = created.id;
-        }
-        row.base_snapshot = snapshotId;
-        row.head_snapshot = snapshotId;
-        await insertWorkspace(tx, row);
+      attach: {
+        host: this.options.host,
+        path,
+        branch,
+        ...(input.session !== undefined ? { session: input.session } : {}),
       },
     });
     this.handles.set(id, handle);
-    return { workspace: toWorkspace(row), checkpoint: result };
+    return { workspace: handle.row, checkpoint: result };
   }
 
-  async getWorkspace(id: string): Promise<Workspace> {
-    return toWorkspace(await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, id)));
+  getWorkspace(id: string): Promise<Workspace> {
+    return this.store.workspace(id);
   }
 
-  async listWorkspaces(): Promise<Workspace[]> {
-    const rows = await this.read('desk.read', (tx) =>
-      tx.all<WorkspaceRow>(`SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? ORDER BY id`, [
-        this.tenant,
-      ]),
-    );
-    return rows.map((r) => toWorkspace({ ...r, created_at: Number(r.created_at) }));
+  listWorkspaces(): Promise<Workspace[]> {
+    return this.store.listWorkspaces();
   }
 
   /** The workspace attached at a directory on this host (or, when the directory lies inside one, a hint naming it). */
@@ -363,45 +299,32 @@ export class Desk {
     // by the path's depth): attached paths are unique per host.
     const ancestors = [path];
     for (let up = dirname(path); up !== ancestors[ancestors.length - 1]; up = dirname(up)) ancestors.push(up);
-    const rows = await this.read('desk.read', (tx) =>
-      tx.all<WorkspaceRow>(
-        `SELECT ${WORKSPACE_COLUMNS} FROM desk_workspaces WHERE tenant = ? AND host = ? AND state = 'attached'
-         AND path IN (${placeholders(ancestors.length)})`,
-        [this.tenant, this.options.host, ...ancestors],
-      ),
-    );
-    const exact = rows.find((r) => r.path === path);
-    if (exact) return toWorkspace(exact);
-    const around = rows.sort((a, b) => b.path.length - a.path.length)[0];
+    const rows = await this.store.attachedAt(this.options.host, ancestors);
+    const exact = rows.find((r) => r.dir === path);
+    if (exact) return exact;
+    const around = rows.sort((a, b) => b.dir.length - a.dir.length)[0];
     throw new CairnError(
       'NOT_FOUND',
       around
-        ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.path}: run the command there, or pass --ws ${around.id}`
+        ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.dir}: run the command there, or pass --ws ${around.id}`
         : `no workspace is attached at ${path}: run \`cairn ws attach ${path}\` first (or pass --ws WS)`,
       { resource: 'workspace', path, ...(around ? { inside: around.id } : {}) },
     );
   }
 
-  async listSnapshots(workspace: string): Promise<Snapshot[]> {
-    const rows = await this.read('desk.read', async (tx) => {
-      await workspaceRow(tx, this.tenant, workspace);
-      return tx.all<SnapshotRow>(
-        `SELECT * FROM desk_snapshots WHERE tenant = ? AND workspace = ? ORDER BY created_at, id`,
-        [this.tenant, workspace],
-      );
-    });
-    return rows.map(toSnapshot);
+  listSnapshots(workspace: string): Promise<Snapshot[]> {
+    return this.store.listSnapshots(workspace);
   }
 
-  async getSnapshot(id: string): Promise<Snapshot> {
-    return toSnapshot(await this.read('desk.read', (tx) => snapshotRow(tx, this.tenant, id)));
+  getSnapshot(id: string): Promise<Snapshot> {
+    return this.store.snapshot(id);
   }
 
-  private newHandle(row: WorkspaceRow, root: DirNode, head: SnapshotRow | null): Handle {
+  private newHandle(row: Workspace, root: DirNode, head: Snapshot | null): Handle {
     const handle: Handle = {
       row,
       root,
-      head: head ?? ({ root: '', id: '' } as SnapshotRow),
+      head: head ?? ({ root: '', id: '' } as Snapshot),
       fullScan: true,
       busy: Promise.resolve(),
       ignoreText: null,
@@ -409,23 +332,20 @@ export class Desk {
     // An overlay's upper layer is its change set already: it needs no watcher.
     if (row.driver === 'overlay') handle.upper = this.overlayLayout(row.id).upper;
     else if (this.options.watch) {
-      handle.ignoreText = readIgnore(row.path);
+      handle.ignoreText = readIgnore(row.dir);
       handle.watcher = this.watcherFor(handle);
     }
     return handle;
   }
 
   private watcherFor(h: Handle): DirWatcher {
-    return new DirWatcher(h.row.path, (p, d) => this.skipPath(h, p, d, null));
+    return new DirWatcher(h.row.dir, (p, d) => this.skipPath(h, p, d, null));
   }
 
   private async open(id: string): Promise<Handle> {
     const cached = this.handles.get(id);
     if (cached) return cached;
-    const { row, head } = await this.read('desk.read', async (tx) => {
-      const row = await workspaceRow(tx, this.tenant, id);
-      return { row, head: await snapshotRow(tx, this.tenant, row.head_snapshot) };
-    });
+    const { workspace: row, head } = await this.store.head(id);
     if (row.state !== 'attached') {
       throw new CairnError('CONFLICT', `workspace ${id} is detached: attach its directory again to use it`, {
         workspace: id,
@@ -441,10 +361,10 @@ export class Desk {
         },
       );
     }
-    if (row.driver === 'overlay' && !isMounted(row.path))
-      await this.mountFork(row, await this.snapshotById(row.base_snapshot));
+    if (row.driver === 'overlay' && !isMounted(row.dir))
+      await this.mountFork(row, await this.snapshotById(row.baseSnapshot));
     const cache = loadStatCache(this.statCachePath(id), head.id);
-    const root = cache ?? dirNode(head.root, Number(head.files), Number(head.bytes));
+    const root = cache ?? dirNode(head.root, head.files, head.bytes);
     const handle = this.newHandle(row, root, head);
     handle.fullScan = row.driver !== 'overlay';
     this.handles.set(id, handle);
@@ -519,7 +439,7 @@ export class Desk {
   }
 
   private scanContext(h: Handle, writer: PackWriter, findings: SecretFinding[]): ScanContext {
-    const text = readIgnore(h.row.path);
+    const text = readIgnore(h.row.dir);
     if (text !== h.ignoreText) {
       h.ignoreText = text;
       filters.delete(h);
@@ -531,7 +451,7 @@ export class Desk {
       }
     }
     return {
-      root: h.row.path,
+      root: h.row.dir,
       objects: this.objects,
       writer,
       skip: (path, isDir) => this.skipPath(h, path, isDir, findings),
@@ -612,7 +532,7 @@ export class Desk {
         const pass = attempt === 0 ? extra : { ...extra, noScan: false };
         return await this.snapshotOnce(h, kind, pass);
       } catch (error) {
-        if (!(error instanceof Retry)) throw error;
+        if (!isRetry(error)) throw error;
         if (attempt >= RETRIES) {
           throw new CairnError(
             'CONFLICT',
@@ -627,13 +547,10 @@ export class Desk {
           h.fullScan = true;
         } else {
           // Start again from the head as the store has it now (another process may have moved it).
-          const { row, head } = await this.read('desk.read', async (tx) => {
-            const row = await workspaceRow(tx, this.tenant, h.row.id);
-            return { row, head: await snapshotRow(tx, this.tenant, row.head_snapshot) };
-          });
+          const { workspace: row, head } = await this.store.head(h.row.id);
           h.row = row;
           h.head = head;
-          h.root = dirNode(head.root, Number(head.files), Number(head.bytes));
+          h.root = dirNode(head.root, head.files, head.bytes);
           h.fullScan = true;
         }
       }
@@ -652,12 +569,12 @@ export class Desk {
     kind: SnapshotKind,
     extra: SnapshotOptions,
   ): Promise<CheckpointResult> {
-    const writer = this.objects.writer(this.now);
+    const writer = this.objects.writer();
     const stage = { committing: false };
     try {
       return await this.snapshotWith(h, kind, extra, writer, stage);
     } catch (error) {
-      if (!stage.committing || error instanceof Retry) await writer.discard();
+      if (!stage.committing || isRetry(error)) await writer.discard();
       throw error;
     }
   }
@@ -720,7 +637,7 @@ export class Desk {
     if (!extra.force && root === h.head.root) {
       const redacted = await redactedPaths(this.objects, h.root);
       return {
-        snapshot: toSnapshot(h.head),
+        snapshot: h.head,
         created: false,
         findings,
         withheld,
@@ -729,100 +646,42 @@ export class Desk {
       };
     }
     await writer.flush();
-    const now = this.now();
-    const id = newId('snapshot', now);
-    const row: SnapshotRow = {
-      tenant: this.tenant,
-      id,
-      workspace: h.row.id,
-      kind,
-      root,
-      parent: h.head.id,
-      event: '',
-      files: h.root.files,
-      bytes: h.root.bytes,
-      added_bytes: writer.addedBytes,
-      created_at: now,
-    };
-    let appended: CairnEvent | undefined;
-    await this.write('desk.write', async (tx) => {
-      await lockDesk(tx, this.tenant);
-      if (extra.beforeCommit) await extra.beforeCommit(tx, id);
-      const current = await workspaceRow(tx, this.tenant, h.row.id, tx.lockRows);
-      if (current.head_snapshot !== (h.head.id === '' ? id : h.head.id)) throw new Retry('head moved');
-      if ((await writer.commit(tx, extra.alsoNamed)).length > 0) throw new Retry('objects collected');
-      if (extra.ifHead !== undefined) {
-        const head = await log.branchHead(tx, this.options.who, h.row.session, h.row.branch);
-        if (head !== extra.ifHead)
-          throw new CairnError(
-            'CONFLICT',
-            `branch ${h.row.branch} moved (its head is ${head || '(root)'}, not ${extra.ifHead}) while this ran: look again, then retry`,
-            { branch: h.row.branch, head, expected: extra.ifHead },
-          );
-      }
-      const event = await log.appendEvent(
-        tx,
-        this.options.who,
-        {
-          session: h.row.session,
-          branch: h.row.branch,
-          kind: `cairn.ws.${kind}`,
-          payload: null,
-        },
-        log.encodePayload({
-          workspace: h.row.id,
-          snapshot: id,
-          root,
-          parent: row.parent,
-          files: row.files,
-          bytes: row.bytes,
-          ...extra.payload,
-        }),
-        now,
-      );
-      row.event = event.id;
-      if (extra.alsoAppend) {
-        const also = extra.alsoAppend(toSnapshot(row));
-        appended = await log.appendEvent(
-          tx,
-          this.options.who,
-          { session: h.row.session, branch: h.row.branch, kind: also.kind, payload: null },
-          log.encodePayload(also.payload),
-          now,
-        );
-      }
-      if (extra.moveHeadTo !== undefined) {
-        await log.moveHead(
-          tx,
-          this.options.who,
-          {
-            session: h.row.session,
-            branch: h.row.branch,
-            to: extra.moveHeadTo,
-            ifHead: (appended ?? event).id,
-          },
-          now,
-        );
-      }
-      await insertSnapshot(tx, row);
-      await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [
+    const id = newId('snapshot', this.now());
+    // From here the commit may land even when its answer is lost: packs are left to GC, not discarded.
+    stage.committing = true;
+    const committed = await this.store
+      .commit({
         id,
-        this.tenant,
-        h.row.id,
-      ]);
-      // Only from here may the commit have landed: an error thrown above rolled everything back.
-      stage.committing = true;
-    });
-    h.head = row;
-    h.row.head_snapshot = id;
+        workspace: h.row.id,
+        ...(extra.attach ? { attach: extra.attach } : {}),
+        expectHead: h.head.id,
+        kind,
+        root,
+        files: h.root.files,
+        bytes: h.root.bytes,
+        ...writer.commitFields(extra.alsoNamed),
+        ...(extra.payload ? { payload: extra.payload } : {}),
+        ...(extra.also ? { also: extra.also } : {}),
+        ...(extra.ifHead !== undefined ? { ifHead: extra.ifHead } : {}),
+        ...(extra.ifMoves !== undefined ? { ifMoves: extra.ifMoves } : {}),
+        ...(extra.moveHeadTo !== undefined ? { moveHeadTo: extra.moveHeadTo } : {}),
+      })
+      .catch((error: unknown) => {
+        // A typed refusal rolled the commit back: nothing references the packs.
+        if (error instanceof CairnError && error.code !== 'IN_DOUBT' && error.code !== 'UNAVAILABLE')
+          stage.committing = false;
+        throw error;
+      });
+    h.head = committed.snapshot;
+    h.row = committed.workspace;
     return {
-      snapshot: toSnapshot(row),
+      snapshot: committed.snapshot,
       created: true,
       findings,
       withheld,
       redacted: await redactedPaths(this.objects, h.root),
       unsupported: ctx.unsupported,
-      ...(appended ? { appended } : {}),
+      ...(committed.appended ? { appended: committed.appended } : {}),
     };
   }
 
@@ -838,22 +697,20 @@ export class Desk {
   /** Snapshots the workspace directory if anything changed since its head snapshot. */
   async checkpoint(
     workspace: string,
-    options: Pick<SnapshotOptions, 'force' | 'alsoAppend' | 'ifHead' | 'moveHeadTo'> = {},
+    options: Pick<SnapshotOptions, 'force' | 'also' | 'ifHead' | 'ifMoves' | 'moveHeadTo'> = {},
   ): Promise<CheckpointResult> {
-    authorize(this.options.who, 'desk.write');
-    if (options.moveHeadTo !== undefined) authorize(this.options.who, 'branch.move');
     return this.withHandle(workspace, (h) => this.snapshot(h, 'checkpoint', options));
   }
 
   // ---- restore ------------------------------------------------------------
 
-  private async snapshotById(id: string): Promise<SnapshotRow> {
-    return this.read('desk.read', (tx) => snapshotRow(tx, this.tenant, id));
+  private snapshotById(id: string): Promise<Snapshot> {
+    return this.store.snapshot(id);
   }
 
   private checkPaths(h: Handle, paths: readonly string[] | undefined): string[] | undefined {
     if (paths === undefined) return undefined;
-    return paths.map((p) => workspacePath(h.row.path, p));
+    return paths.map((p) => workspacePath(h.row.dir, p));
   }
 
   /**
@@ -865,7 +722,6 @@ export class Desk {
     snapshot: string,
     options: { paths?: string[] } = {},
   ): Promise<RestorePreview> {
-    authorize(this.options.who, 'desk.read');
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, options.paths);
       const target = await this.snapshotById(snapshot);
@@ -875,12 +731,12 @@ export class Desk {
       const live = await this.dryScan(h, findings);
       // A restore checkpoints first; under the fail policy that checkpoint refuses, so the preview does too.
       if (this.refusesUnderPolicy(findings)) this.refuseUnderPolicy(findings);
-      const ctx = applyContext(h.row.path, this.objects, false, (p) => credentialPathRule(p) !== null, only);
-      await applyTree(ctx, live, dirNode(target.root, Number(target.files), Number(target.bytes)));
+      const ctx = applyContext(h.row.dir, this.objects, false, (p) => credentialPathRule(p) !== null, only);
+      await applyTree(ctx, live, dirNode(target.root, target.files, target.bytes));
       const eventsAfter = await this.eventsAfter(h, target);
       const redacted = await redactedPaths(this.objects, dirNode(target.root));
       return {
-        snapshot: toSnapshot(target),
+        snapshot: target,
         changes: ctx.changes,
         eventsAfter,
         withheld: ctx.withheld,
@@ -890,19 +746,17 @@ export class Desk {
   }
 
   /** Events on the workspace's branch after the snapshot's event; none when that event is not on the branch's path. */
-  private async eventsAfter(h: Handle, target: SnapshotRow): Promise<CairnEvent[]> {
-    const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, target.event));
+  private async eventsAfter(h: Handle, target: Snapshot): Promise<CairnEvent[]> {
+    const event = await this.store.getEvent(target.event);
     if (event.session !== h.row.session) return [];
     return eventsAfter(
       (from) =>
-        this.read('log.read', (tx) =>
-          log.readBranch(tx, this.options.who, {
-            session: h.row.session,
-            branch: h.row.branch,
-            from,
-            limit: 1000,
-          }),
-        ),
+        this.store.readBranch({
+          session: h.row.session,
+          branch: h.row.branch,
+          from,
+          limit: 1000,
+        }),
       event,
     );
   }
@@ -917,19 +771,18 @@ export class Desk {
     snapshot: string,
     options: { paths?: string[] } = {},
   ): Promise<RestoreResult> {
-    authorize(this.options.who, 'desk.write');
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, options.paths);
       const target = await this.snapshotById(snapshot);
       const before = (await this.snapshot(h, 'checkpoint')).snapshot;
       const eventsAfter = await this.eventsAfter(h, target);
-      const ctx = applyContext(h.row.path, this.objects, true, (p) => credentialPathRule(p) !== null, only);
+      const ctx = applyContext(h.row.dir, this.objects, true, (p) => credentialPathRule(p) !== null, only);
       ctx.onWrite = h.watcher ? (path) => h.watcher?.expect([path]) : undefined;
       ctx.onFile = this.counter('write');
-      await applyTree(ctx, h.root, dirNode(target.root, Number(target.files), Number(target.bytes)));
+      await applyTree(ctx, h.root, dirNode(target.root, target.files, target.bytes));
       const settled = this.now();
       for (const { path, node } of ctx.written) {
-        const st = lstatSync(join(h.row.path, path), { throwIfNoEntry: false });
+        const st = lstatSync(join(h.row.dir, path), { throwIfNoEntry: false });
         node.stat = st ? statKeyOf(st, settled) : null;
       }
       // The model now describes what was written (with the target's digests where the disk matches it
@@ -944,7 +797,7 @@ export class Desk {
         })
       ).snapshot;
       return {
-        snapshot: toSnapshot(target),
+        snapshot: target,
         before,
         after,
         changes: ctx.changes,
@@ -972,7 +825,6 @@ export class Desk {
     /** false: compare with the live directory without checkpointing it (paths and kinds only, no patches). */
     record?: boolean;
   }): Promise<DiffItem[]> {
-    authorize(this.options.who, 'desk.read');
     const from = await this.snapshotById(input.from);
     let after: DirNode;
     let only: string[] | undefined;
@@ -999,7 +851,7 @@ export class Desk {
   /** The live directory as a model, from a full scan of a copy of the workspace's model, storing nothing. */
   private async dryScan(h: Handle, findings: SecretFinding[] = []): Promise<DirNode> {
     const copy = cloneDir(h.root);
-    const writer = this.objects.writer(this.now);
+    const writer = this.objects.writer();
     writer.dryRun = true;
     const ctx = this.scanContext(h, writer, findings);
     this.scanOffThread(ctx);
@@ -1010,8 +862,7 @@ export class Desk {
   }
 
   /** The live directory against a snapshot, storing nothing. */
-  private async liveDiff(workspace: string, from: SnapshotRow, paths?: string[]): Promise<DiffItem[]> {
-    authorize(this.options.who, 'desk.read');
+  private async liveDiff(workspace: string, from: Snapshot, paths?: string[]): Promise<DiffItem[]> {
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, paths);
       const live = await flatten(this.objects, await this.dryScan(h));
@@ -1034,7 +885,7 @@ export class Desk {
   }
 
   /** The read-only lower layer holding a snapshot, materialised once per root tree and shared by its forks. */
-  private async lowerFor(snapshot: SnapshotRow): Promise<string> {
+  private async lowerFor(snapshot: Snapshot): Promise<string> {
     const lower = join(this.ensureStateDir(), 'lower', this.tenant, snapshot.root);
     if (existsSync(lower)) {
       // Its time says when it was last used: GC keeps layers used within its grace.
@@ -1054,10 +905,10 @@ export class Desk {
     return lower;
   }
 
-  private async mountFork(row: WorkspaceRow, base: SnapshotRow): Promise<void> {
+  private async mountFork(row: Workspace, base: Snapshot): Promise<void> {
     const layout = this.overlayLayout(row.id);
     const lower = await this.lowerFor(base);
-    await mountOverlay({ lower, upper: layout.upper, work: layout.work, mountpoint: row.path }, this.mounter);
+    await mountOverlay({ lower, upper: layout.upper, work: layout.work, mountpoint: row.dir }, this.mounter);
   }
 
   /**
@@ -1076,8 +927,6 @@ export class Desk {
       at?: { snapshot: string; event: string };
     },
   ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult | null; redacted: string[] }> {
-    authorize(this.options.who, 'desk.write');
-    authorize(this.options.who, 'branch.fork');
     if (input.branch !== undefined) parseInput(BranchName, input.branch, 'fork');
     const dir = this.resolveDir(input.dir, false);
     if (existsSync(dir) && !(lstatSync(dir).isDirectory() && isEmptyDir(dir))) {
@@ -1093,63 +942,50 @@ export class Desk {
     return this.withHandle(workspace, async (h) => {
       const checkpoint = input.at ? null : await this.snapshot(h, 'checkpoint');
       const base = input.at ? await this.snapshotById(input.at.snapshot) : h.head;
-      if (input.at) {
-        const owner = await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, base.workspace));
-        if (owner.session !== h.row.session) {
-          throw invalid(`snapshot ${base.id} belongs to session ${owner.session}, not ${h.row.session}`, {
-            snapshot: base.id,
-          });
-        }
-      }
-      // From now: the branch's current head (steps after the last snapshot belong to the fork too).
-      const forkAt = input.at ? { at: input.at.event } : { from: h.row.branch };
-      const now = this.now();
-      const row: WorkspaceRow = {
-        tenant: this.tenant,
-        id: newId('workspace', now),
+      const id = newId('workspace', this.now());
+      mkdirSync(dir, { recursive: true });
+      const path = realpathSync(dir);
+      const planned: Workspace = {
+        id,
         host: this.options.host,
-        path: dir,
+        dir: path,
         session: h.row.session,
         branch: '',
         driver,
         state: 'attached',
-        base_snapshot: base.id,
-        head_snapshot: base.id,
-        forked_from: h.row.id,
-        created_at: now,
+        baseSnapshot: base.id,
+        headSnapshot: base.id,
+        forkedFrom: h.row.id,
+        createdAt: this.now(),
       };
-      mkdirSync(dir, { recursive: true });
-      row.path = realpathSync(dir);
       let tree: DirNode;
+      let row: Workspace;
       try {
-        if (driver === 'overlay') {
-          await this.mountFork(row, base);
-          tree = dirNode(base.root, Number(base.files), Number(base.bytes));
-        } else {
-          tree = dirNode(base.root, Number(base.files), Number(base.bytes));
-          const ctx = await materialize(this.objects, row.path, tree, this.counter('write'));
+        tree = dirNode(base.root, base.files, base.bytes);
+        if (driver === 'overlay') await this.mountFork(planned, base);
+        else {
+          const ctx = await materialize(this.objects, path, tree, this.counter('write'));
           const settled = this.now();
-          for (const { path, node } of ctx.written) {
-            node.stat = statKeyOf(ctx.stats.get(path) ?? lstatSync(join(row.path, path)), settled);
+          for (const { path: p, node } of ctx.written) {
+            node.stat = statKeyOf(ctx.stats.get(p) ?? lstatSync(join(path, p)), settled);
           }
         }
-        await this.write('desk.write', async (tx) => {
-          await lockDesk(tx, this.tenant);
-          const branch = await log.forkBranch(
-            tx,
-            this.options.who,
-            { session: h.row.session, ...forkAt, name: input.branch },
-            now,
-          );
-          row.branch = branch.name;
-          await insertWorkspace(tx, row);
+        // From now: the branch's current head (steps after the last snapshot belong to the fork too).
+        row = await this.store.fork({
+          id,
+          from: h.row.id,
+          host: this.options.host,
+          path,
+          driver,
+          baseSnapshot: base.id,
+          ...(input.at ? { at: input.at.event } : {}),
+          ...(input.branch !== undefined ? { branch: input.branch } : {}),
         });
       } catch (error) {
-        if (driver === 'overlay') await unmountOverlay(row.path, this.mounter);
-        rmSync(this.overlayLayout(row.id).upper, { recursive: true, force: true });
+        if (driver === 'overlay') await unmountOverlay(path, this.mounter);
+        rmSync(this.overlayLayout(id).upper, { recursive: true, force: true });
         if (driver === 'copy')
-          for (const name of readdirSync(row.path))
-            rmSync(join(row.path, name), { recursive: true, force: true });
+          for (const name of readdirSync(path)) rmSync(join(path, name), { recursive: true, force: true });
         throw error;
       }
       const handle = this.newHandle(row, tree, base);
@@ -1158,7 +994,7 @@ export class Desk {
       this.handles.set(row.id, handle);
       // The fork's files are the stored copies: those with redacted spans are listed.
       const redacted = await redactedPaths(this.objects, dirNode(base.root));
-      return { workspace: toWorkspace(row), checkpoint, redacted };
+      return { workspace: row, checkpoint, redacted };
     });
   }
 
@@ -1168,9 +1004,8 @@ export class Desk {
    * attached directory is never deleted.
    */
   async detach(workspace: string, options: { discard?: boolean } = {}): Promise<Workspace> {
-    authorize(this.options.who, 'desk.write');
-    const row = await this.read('desk.read', (tx) => workspaceRow(tx, this.tenant, workspace));
-    if (options.discard && row.forked_from === '') {
+    const row = await this.store.workspace(workspace);
+    if (options.discard && row.forkedFrom === '') {
       throw invalid(
         `workspace ${workspace} was attached, not forked: Cairn never deletes a directory it did not create`,
         {
@@ -1187,36 +1022,31 @@ export class Desk {
       );
     }
     this.drop(workspace);
-    await this.write('desk.write', (tx) =>
-      tx.run(`UPDATE desk_workspaces SET state = 'detached' WHERE tenant = ? AND id = ?`, [
-        this.tenant,
-        workspace,
-      ]),
-    );
+    const detached = await this.store.detach(workspace);
     if (options.discard) {
       if (row.driver === 'overlay') {
-        await unmountOverlay(row.path, this.mounter);
+        await unmountOverlay(row.dir, this.mounter);
         rmSync(join(this.ensureStateDir(), 'forks', row.id), { recursive: true, force: true });
       } else {
-        for (const name of readdirSync(row.path))
-          rmSync(join(row.path, name), { recursive: true, force: true });
+        for (const name of readdirSync(row.dir))
+          rmSync(join(row.dir, name), { recursive: true, force: true });
       }
     }
     rmSync(this.statCachePath(workspace), { force: true });
-    return toWorkspace({ ...row, state: 'detached' });
+    return detached;
   }
 
   // ---- merge ----------------------------------------------------------------
 
-  private async mergeBase(from: WorkspaceRow, into: WorkspaceRow): Promise<string> {
-    if (from.forked_from === into.id) return from.base_snapshot;
-    if (into.forked_from === from.id) return into.base_snapshot;
+  private async mergeBase(from: Workspace, into: Workspace): Promise<string> {
+    if (from.forkedFrom === into.id) return from.baseSnapshot;
+    if (into.forkedFrom === from.id) return into.baseSnapshot;
     if (
-      from.forked_from !== '' &&
-      from.forked_from === into.forked_from &&
-      from.base_snapshot === into.base_snapshot
+      from.forkedFrom !== '' &&
+      from.forkedFrom === into.forkedFrom &&
+      from.baseSnapshot === into.baseSnapshot
     ) {
-      return from.base_snapshot;
+      return from.baseSnapshot;
     }
     throw invalid(
       `workspaces ${from.id} and ${into.id} share no fork point: merge a fork into its parent (or the parent into a fork)`,
@@ -1228,19 +1058,13 @@ export class Desk {
    * Refuses a merge into a workspace whose last merge left conflict markers
    * that are still there: a second merge would nest markers in them.
    */
-  private async refuseUnresolvedMerge(into: WorkspaceRow): Promise<void> {
-    const last = await this.read('desk.read', (tx) =>
-      tx.get<{ id: string; event: string; parent: string }>(
-        `SELECT id, event, parent FROM desk_snapshots WHERE tenant = ? AND workspace = ? AND kind = 'merge'
-         ORDER BY created_at DESC, id DESC LIMIT 1`,
-        [this.tenant, into.id],
-      ),
-    );
+  private async refuseUnresolvedMerge(into: Workspace): Promise<void> {
+    const last = (await this.store.listSnapshots(into.id)).filter((s) => s.kind === 'merge').pop();
     if (!last) return;
-    const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, last.event));
+    const event = await this.store.getEvent(last.event);
     const conflicts = (event.payload as { conflicts?: string[] }).conflicts ?? [];
     const unresolved = conflicts.filter((path) => {
-      const abs = join(into.path, path);
+      const abs = join(into.dir, path);
       const st = lstatSync(abs, { throwIfNoEntry: false });
       return st?.isFile() === true && hasConflictMarkers(readFileSync(abs, 'utf8'));
     });
@@ -1259,12 +1083,11 @@ export class Desk {
    * checkpointed (kind `merge`).
    */
   async merge(input: { from: string; into: string }): Promise<MergeResult> {
-    authorize(this.options.who, 'desk.write');
     if (input.from === input.into)
       throw invalid('a workspace cannot be merged into itself', { workspace: input.from });
-    const [fromRow, intoRow] = await this.read('desk.read', async (tx) => [
-      await workspaceRow(tx, this.tenant, input.from),
-      await workspaceRow(tx, this.tenant, input.into),
+    const [fromRow, intoRow] = await Promise.all([
+      this.store.workspace(input.from),
+      this.store.workspace(input.into),
     ]);
     const baseId = await this.mergeBase(fromRow, intoRow);
     await this.refuseUnresolvedMerge(intoRow);
@@ -1279,7 +1102,7 @@ export class Desk {
         ours: `${intoRow.branch} (${input.into})`,
         theirs: `${fromRow.branch} (${input.from})`,
       });
-      await writeMerge(h.row.path, maps[1]!, merged.entries, (e) => this.content(e));
+      await writeMerge(h.row.dir, maps[1]!, merged.entries, (e) => this.content(e));
       h.fullScan = true;
       const result = await this.snapshot(h, 'merge', {
         force: true,
@@ -1303,162 +1126,30 @@ export class Desk {
 
   // ---- verify and gc ----------------------------------------------------------
 
+  /** The store side as this process holds it: verify and GC run where the store is. */
+  private local(what: string): LocalDeskStore {
+    if (this.store instanceof LocalDeskStore) return this.store;
+    throw new CairnError('UNAVAILABLE', `${what} runs where the store is: run it on the server's host`, {});
+  }
+
   /** Walks every tree from every snapshot root, re-hashing each object once; stops at the first problem. */
-  async verify(): Promise<VerifyReport> {
-    const snapshots = await this.read('desk.read', (tx) =>
-      tx.all<{ id: string; root: string; event: string }>(
-        'SELECT id, root, event FROM desk_snapshots WHERE tenant = ? ORDER BY id',
-        [this.tenant],
-      ),
-    );
-    const seen = new Set<string>();
-    let bytes = 0;
-    const visit = async (digest: string, tree: boolean): Promise<void> => {
-      if (seen.has(digest)) return;
-      seen.add(digest);
-      const data = await this.objects.get(digest);
-      bytes += data.length;
-      if (!tree) return;
-      for (const child of (await loadDir(this.objects, dirNode(digest))).values()) {
-        if (child.kind === 'file') for (const c of child.chunks) await visit(c, false);
-        else if (child.kind === 'dir') await visit(child.tree as string, true);
-      }
-    };
-    for (const s of snapshots) {
-      try {
-        const event = await this.read('log.read', (tx) => log.getEvent(tx, this.options.who, s.event));
-        if ((event.payload as { root?: string } | null)?.root !== s.root) {
-          throw new CairnError(
-            'CORRUPT',
-            `snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`,
-            {},
-          );
-        }
-        await visit(s.root, true);
-      } catch (error) {
-        const e = error as CairnError;
-        return {
-          ok: false,
-          snapshots: snapshots.length,
-          objects: seen.size,
-          bytes,
-          problem: {
-            code: e.code ?? 'INTERNAL',
-            message: e.message,
-            snapshot: s.id,
-            digest: e.data?.digest as string | undefined,
-          },
-        };
-      }
-    }
-    return { ok: true, snapshots: snapshots.length, objects: seen.size, bytes };
+  verify(): Promise<VerifyReport> {
+    return verifyStore(this.local('verify'), this.objects);
   }
 
   /**
-   * Retention, then mark and sweep: marks every object reachable from a
-   * snapshot, removes index rows of the rest, deletes packs left with no
-   * live object, and deletes packs abandoned mid-write more than `graceMs`
-   * ago. (A pack that is only partly garbage keeps its bytes until all of
-   * it is garbage: no repacking yet.) Safe while checkpoints run: a checkpoint re-checks
-   * the objects it reuses when it commits, and the sweep re-marks any
-   * snapshot that appeared after the mark.
+   * Retention, then mark and sweep (see gc.ts), then this host's overlay
+   * lower layers no attached fork uses.
    */
   async gc(options: { graceMs?: number; keepLast?: number } = {}): Promise<GcReport> {
-    const progress = this.options.onProgress;
-    authorize(this.options.who, 'desk.gc');
-    const graceMs = options.graceMs ?? 60 * 60 * 1000;
-    if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
-      throw invalid(`graceMs must be a whole number of milliseconds, at least 0, not ${graceMs}`, {
-        graceMs,
-      });
-    }
     const started = this.now();
-    const expired = options.keepLast === undefined ? 0 : await this.expireSnapshots(options.keepLast);
-    const live = new Set<string>();
-    const marked = new Set<string>();
-    const mark = async (digest: string): Promise<void> => {
-      if (live.has(digest)) return;
-      live.add(digest);
-      for (const child of (await loadDir(this.objects, dirNode(digest))).values()) {
-        if (child.kind === 'file') for (const c of child.chunks) live.add(c);
-        else if (child.kind === 'dir') await mark(child.tree as string);
-      }
-      if (live.size % 1000 < 50) progress?.('mark', live.size);
-    };
-    const report: GcReport = {
-      expiredSnapshots: expired,
-      marked: 0,
-      removedObjects: 0,
-      removedPacks: 0,
-      removedLayers: 0,
-      freedBytes: 0,
-    };
-    const doomedPacks: string[] = [];
-    for (let round = 0; ; round++) {
-      const snaps = await this.read('desk.read', (tx) =>
-        tx.all<{ id: string; root: string }>('SELECT id, root FROM desk_snapshots WHERE tenant = ?', [
-          this.tenant,
-        ]),
-      );
-      for (const s of snaps) {
-        if (!marked.has(s.id)) {
-          await mark(s.root);
-          marked.add(s.id);
-        }
-      }
-      const swept = await this.write('desk.gc', async (tx) => {
-        await lockDesk(tx, this.tenant);
-        const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [
-          this.tenant,
-        ]);
-        if (now.some((s) => !marked.has(s.id))) return false;
-        const rows = await tx.all<{ digest: string; pack: string; len: number }>(
-          'SELECT digest, pack, len FROM desk_objects WHERE tenant = ?',
-          [this.tenant],
-        );
-        const dead = rows.filter((r) => !live.has(r.digest));
-        await inBatches(dead, async (slice) => {
-          await tx.run(
-            `DELETE FROM desk_objects WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`,
-            [this.tenant, ...slice.map((r) => r.digest)],
-          );
-        });
-        report.removedObjects = dead.length;
-        const used = new Set(rows.filter((r) => live.has(r.digest)).map((r) => r.pack));
-        const packs = await tx.all<{
-          digest: string;
-          state: string;
-          size: number;
-          created_at: number;
-          inline: number;
-        }>('SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?', [this.tenant]);
-        for (const p of packs) {
-          const abandoned = p.state === 'writing' && Number(p.created_at) < started - graceMs;
-          if ((p.state === 'live' && !used.has(p.digest)) || abandoned) {
-            await tx.run('DELETE FROM desk_packs WHERE tenant = ? AND digest = ?', [this.tenant, p.digest]);
-            // An inline pack's bytes went with its row; a pack file is deleted once this commits.
-            if (!Number(p.inline)) doomedPacks.push(p.digest);
-            else report.removedPacks++;
-            report.freedBytes += Number(p.size);
-          }
-        }
-        return true;
-      });
-      if (swept) break;
-      if (round > 100)
-        throw new CairnError(
-          'UNAVAILABLE',
-          'gc could not keep up with new snapshots: run it again later',
-          {},
-        );
-    }
-    report.marked = live.size;
+    const graceMs = options.graceMs ?? 60 * 60 * 1000;
+    const report = await collectGarbage(this.local('gc'), this.objects, {
+      ...options,
+      started,
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+    });
     report.removedLayers = await this.sweepLayers(started - graceMs);
-    for (const digest of doomedPacks) {
-      await this.options.blobs.delete(this.tenant, digest);
-      report.removedPacks++;
-      progress?.('sweep', report.removedPacks);
-    }
     return report;
   }
 
@@ -1470,16 +1161,11 @@ export class Desk {
   private async sweepLayers(before: number): Promise<number> {
     const dir = join(this.ensureStateDir(), 'lower', this.tenant);
     if (!existsSync(dir)) return 0;
+    const forks = (await this.store.listWorkspaces()).filter(
+      (w) => w.host === this.options.host && w.driver === 'overlay' && w.state === 'attached',
+    );
     const used = new Set(
-      (
-        await this.read('desk.read', (tx) =>
-          tx.all<{ root: string }>(
-            `SELECT s.root FROM desk_workspaces w JOIN desk_snapshots s ON s.tenant = w.tenant AND s.id = w.base_snapshot
-             WHERE w.tenant = ? AND w.host = ? AND w.driver = 'overlay' AND w.state = 'attached'`,
-            [this.tenant, this.options.host],
-          ),
-        )
-      ).map((r) => r.root),
+      await Promise.all(forks.map(async (w) => (await this.store.snapshot(w.baseSnapshot)).root)),
     );
     let removed = 0;
     for (const name of readdirSync(dir)) {
@@ -1489,46 +1175,6 @@ export class Desk {
       removed++;
     }
     return removed;
-  }
-
-  /**
-   * Retention: keeps each workspace's newest `keepLast` snapshots, its head,
-   * and every snapshot a fork started from; removes the other snapshot rows.
-   * Their log events stay; restoring one of them is then NOT_FOUND.
-   */
-  private async expireSnapshots(keepLast: number): Promise<number> {
-    if (!Number.isSafeInteger(keepLast) || keepLast < 1) {
-      throw invalid(`keepLast must be a whole number of at least 1, not ${keepLast}`, { keepLast });
-    }
-    return this.write('desk.gc', async (tx) => {
-      await lockDesk(tx, this.tenant);
-      const pinned = new Set<string>();
-      for (const w of await tx.all<{ head_snapshot: string; base_snapshot: string }>(
-        'SELECT head_snapshot, base_snapshot FROM desk_workspaces WHERE tenant = ?',
-        [this.tenant],
-      )) {
-        pinned.add(w.head_snapshot);
-        pinned.add(w.base_snapshot);
-      }
-      const rows = await tx.all<{ id: string; workspace: string }>(
-        'SELECT id, workspace FROM desk_snapshots WHERE tenant = ? ORDER BY workspace, created_at DESC, id DESC',
-        [this.tenant],
-      );
-      const seen = new Map<string, number>();
-      const doomed: string[] = [];
-      for (const r of rows) {
-        const rank = (seen.get(r.workspace) ?? 0) + 1;
-        seen.set(r.workspace, rank);
-        if (rank > keepLast && !pinned.has(r.id)) doomed.push(r.id);
-      }
-      await inBatches(doomed, async (slice) => {
-        await tx.run(
-          `DELETE FROM desk_snapshots WHERE tenant = ? AND id IN (${placeholders(slice.length)})`,
-          [this.tenant, ...slice],
-        );
-      });
-      return doomed.length;
-    });
   }
 
   /** Writes stat caches so the next process need not re-read unchanged files, and stops watchers. */

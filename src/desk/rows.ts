@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import { CairnError, notFound } from '../errors.js';
+import type * as shape from '../ops/shapes.js';
 import type { SqlExecutor } from '../storage/engine.js';
 
 export type Driver = 'plain' | 'copy' | 'overlay';
@@ -33,39 +35,9 @@ export interface SnapshotRow {
   created_at: number;
 }
 
-/** A directory bound to a session branch. */
-export interface Workspace {
-  id: string;
-  dir: string;
-  host: string;
-  session: string;
-  branch: string;
-  driver: Driver;
-  state: 'attached' | 'detached';
-  /** The snapshot this workspace started from (its fork point, or its first checkpoint). */
-  baseSnapshot: string;
-  headSnapshot: string;
-  /** The workspace it was forked from; '' when attached directly. */
-  forkedFrom: string;
-  createdAt: number;
-}
-
-export interface Snapshot {
-  id: string;
-  workspace: string;
-  kind: SnapshotKind;
-  /** Digest of the root tree. */
-  root: string;
-  /** The snapshot it followed; '' for a workspace's first. */
-  parent: string;
-  /** The log event that records it on the workspace's branch. */
-  event: string;
-  files: number;
-  bytes: number;
-  /** Bytes of new objects this snapshot stored (the rest was already in the store). */
-  addedBytes: number;
-  createdAt: number;
-}
+/** A directory bound to a session branch, and a snapshot of one: their shapes are declared once, in ops/shapes.ts. */
+export type Workspace = z.output<typeof shape.Workspace>;
+export type Snapshot = z.output<typeof shape.Snapshot>;
 
 export const WORKSPACE_COLUMNS =
   'tenant, id, host, path, session, branch, driver, state, base_snapshot, head_snapshot, forked_from, created_at';

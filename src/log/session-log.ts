@@ -568,6 +568,25 @@ async function setHead(
   });
 }
 
+/**
+ * How many times a branch's head was set (its ref log: creation, fork,
+ * rewinds, moves), read inside the caller's transaction. With the head it
+ * tells a branch that moved away and back (A→B→A) from one that never moved.
+ */
+export async function branchMoves(
+  tx: SqlExecutor,
+  who: Identity,
+  session: string,
+  branch: string,
+): Promise<number> {
+  const row = await requireBranch(tx, who.tenant, session, branch, tx.lockRows);
+  const counted = await tx.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM ref_log WHERE tenant = ? AND branch = ?',
+    [who.tenant, row.id],
+  );
+  return Number(counted?.n ?? 0);
+}
+
 /** A branch's head event id ('' at the root), read inside the caller's transaction. */
 export async function branchHead(
   tx: SqlExecutor,

@@ -9,6 +9,7 @@
  * was validated against `input` — once, at whichever edge the call came in.
  */
 import type { z } from 'zod';
+import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
 import { CairnError } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
@@ -37,16 +38,24 @@ export interface OpContext {
   read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** The keys as the caller, with the master key where the operator gave one (to seal or open values). */
   keys(): Keys;
+  /** The store side of the desk as the caller (objects, packs, snapshots, workspace records). */
+  desk(): LocalDeskStore;
   /** Present only on the caller's own machine (a local store with a desk). */
   readonly caller?: CallerSide;
 }
 
 export interface HttpBinding {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
   path: string;
   /** Success status; default 200. */
   status?: number;
+  /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`; default JSON. */
+  body?: 'bytes';
+  /** `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream). */
+  answer?: 'bytes';
+  /** The largest body this route takes, when it is not the server's default. */
+  maxBodyBytes?: number;
 }
 
 export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

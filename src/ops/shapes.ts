@@ -196,3 +196,52 @@ export const ErrorBody = z.object({
   message: z.string(),
   data: z.record(z.string(), z.unknown()),
 });
+
+/** A directory bound to a session branch (on the host that holds it). */
+export const Workspace = z.object({
+  id: z.string(),
+  dir: z.string().describe('the directory, on its host'),
+  host: z.string(),
+  session: z.string(),
+  branch: z.string(),
+  driver: z.enum(['plain', 'copy', 'overlay']),
+  state: z.enum(['attached', 'detached']),
+  baseSnapshot: z.string().describe('the snapshot it started from (its fork point, or its first checkpoint)'),
+  headSnapshot: z.string(),
+  forkedFrom: z.string().describe("the workspace it was forked from; '' when attached directly"),
+  createdAt: at,
+});
+
+export const WorkspaceList = z.object({ items: z.array(Workspace) });
+
+export const Snapshot = z.object({
+  id: z.string(),
+  workspace: z.string(),
+  kind: z.enum(['checkpoint', 'restore', 'merge']),
+  root: z.string().describe('digest of the root tree'),
+  parent: z.string().describe("the snapshot it followed; '' for a workspace's first"),
+  event: z.string().describe("the log event that records it on the workspace's branch"),
+  files: z.number().int(),
+  bytes: z.number().int(),
+  addedBytes: z.number().int().describe('bytes of new objects it stored'),
+  createdAt: at,
+});
+
+export const SnapshotList = z.object({ items: z.array(Snapshot) });
+
+export const WorkspaceHead = z.object({ workspace: Workspace, head: Snapshot });
+
+export const DeskCommitted = z.object({
+  snapshot: Snapshot,
+  workspace: Workspace,
+  appended: CairnEvent.optional(),
+});
+
+export const MissingObjects = z.object({ missing: z.array(z.string()) });
+
+export const StoredPack = z.object({ pack: z.string(), objects: z.number().int() });
+
+export const Done = z.object({ ok: z.literal(true) });
+
+/** Object bytes, in the order asked (HTTP: application/octet-stream, each a u32 BE length and its bytes). */
+export const ObjectBytes = z.array(z.instanceof(Buffer));

@@ -6,18 +6,22 @@
  * each surface with it.
  */
 import { z } from 'zod';
+import type { BlobStore } from '../blob/blob-store.js';
+import { LocalDeskStore } from '../desk/local-store.js';
+import { CairnError } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { Keys } from '../keys/keys.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { parseInput } from '../validate.js';
+import { DESK_OPS } from './desk-ops.js';
 import { KEYS_OPS } from './keys-ops.js';
 import { LOG_OPS } from './log-ops.js';
 import type { CallerSide, Client, HttpBinding, Op, OpContext, OpTable } from './op.js';
 import { UNIT_OPS } from './unit-ops.js';
 
-export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS, ...UNIT_OPS } satisfies OpTable;
+export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS, ...DESK_OPS, ...UNIT_OPS } satisfies OpTable;
 export type Operations = typeof OPERATIONS;
 
 /** What a context may carry besides engine and identity. */
@@ -26,12 +30,15 @@ export interface ContextOptions {
   caller?: CallerSide;
   /** The vault master key the operator gave (to seal or open credential values). */
   masterKey?: MasterKey;
+  /** The store's blobs: the desk's packs live there. */
+  blobs?: BlobStore;
 }
 
 /** The context operations run in, for one identity over one engine. */
 export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
-  const { caller, masterKey } = options;
+  const { caller, masterKey, blobs } = options;
   let keys: Keys | null = null;
+  let desk: LocalDeskStore | null = null;
   return {
     who,
     engine,
@@ -47,6 +54,16 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
     keys: () => {
       keys ??= new Keys({ engine, who, masterKey });
       return keys;
+    },
+    desk: () => {
+      if (!blobs)
+        throw new CairnError(
+          'UNAVAILABLE',
+          "this fabric was opened without the store's blobs: open it with Store.fabric",
+          {},
+        );
+      desk ??= new LocalDeskStore(engine, blobs, who);
+      return desk;
     },
   };
 }

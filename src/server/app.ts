@@ -5,6 +5,7 @@ import { CairnError, HTTP_STATUS } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { McpHttp } from '../mcp/http.js';
+import { frameBytes } from '../ops/frames.js';
 import { numericFields, opContext, runOp, servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
@@ -49,19 +50,19 @@ function tooLarge(limit: number): CairnError {
 }
 
 /**
- * The body as text, at most `limit` bytes. Read straight from Node's request
- * stream: building a web Request for it costs more than the append itself.
+ * The body, at most `limit` bytes. Read straight from Node's request stream:
+ * building a web Request for it costs more than the append itself.
  */
-async function readBody(c: Context<Env>, limit: number): Promise<string> {
+async function readBody(c: Context<Env>, limit: number): Promise<Buffer> {
   const incoming = c.env?.incoming;
   if (Number(c.req.header('content-length') ?? 0) > limit) {
     incoming?.resume();
     throw tooLarge(limit);
   }
   if (!incoming) {
-    const text = await c.req.text();
-    if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
-    return text;
+    const bytes = Buffer.from(await c.req.arrayBuffer());
+    if (bytes.length > limit) throw tooLarge(limit);
+    return bytes;
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -77,7 +78,7 @@ async function readBody(c: Context<Env>, limit: number): Promise<string> {
       chunks.push(chunk);
     };
     incoming.on('data', onData);
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.on('end', () => resolve(Buffer.concat(chunks)));
     // A client that hangs up mid-body is the client's doing, not a server fault: a typed error, never logged as internal.
     const hungUp = () =>
       reject(
@@ -161,7 +162,8 @@ function authCache(store: Store, ttlMs: number): AuthCache {
 export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const app = new Hono<Env>();
   const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
-  const jsonBody = async (c: Context<Env>) => parseJsonObject(await readBody(c, maxBody));
+  const jsonBody = async (c: Context<Env>, limit = maxBody) =>
+    parseJsonObject((await readBody(c, limit)).toString('utf8'));
   const authenticate = authCache(store, options.authCacheMs ?? 2000);
   const { masterKey } = options;
 
@@ -208,15 +210,29 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
 
   // Every operation of the table that runs anywhere, as its route: path fields from the path, the rest
   // from the query (GET) or the JSON body (POST); the path wins over a body field of the same name.
+  // A body of raw bytes (a desk pack) is the input field `bytes`; an answer of bytes is framed (see HttpBinding).
   for (const operation of servedOps()) {
-    const { method, path } = operation.http;
+    const { method, path, body, answer } = operation.http;
     const numeric = numericFields(operation);
+    const limit = operation.http.maxBodyBytes ?? maxBody;
     app.on(method, path.replace(/\{(\w+)\}/g, ':$1'), async (c) => {
-      const fields = method === 'GET' ? queryArgs(c, numeric) : await jsonBody(c);
+      const fields =
+        method === 'GET'
+          ? queryArgs(c, numeric)
+          : body === 'bytes'
+            ? { bytes: await readBody(c, limit) }
+            : await jsonBody(c, limit);
       const input = { ...fields, ...c.req.param() };
-      const output = await runOp(operation, opContext(store.engine, c.var.who, { masterKey }), input);
+      const context = opContext(store.engine, c.var.who, { masterKey, blobs: store.blobs });
+      const output = await runOp(operation, context, input);
       if (operation.invalidatesAuth) authenticate.forget();
-      return c.json(output as object, (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200);
+      const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
+      if (answer === 'bytes') {
+        return c.body(new Uint8Array(frameBytes(output as Buffer[])), status, {
+          'content-type': 'application/octet-stream',
+        });
+      }
+      return c.json(output as object, status);
     });
   }
   return app;

@@ -32,6 +32,9 @@ export const TENANT_TABLES = [
 /** Tenant tables of the desk (migration 2). */
 export const DESK_TABLES = ['desk_workspaces', 'desk_snapshots', 'desk_objects', 'desk_packs'] as const;
 
+/** The desk's staged objects (migration 5): checked objects of packs stored but not yet committed. */
+export const DESK_STAGED_TABLE = 'desk_staged';
+
 /** Tenant tables of the keys (migration 3). */
 export const KEYS_TABLES = ['key_credentials', 'key_grants', 'key_handles', 'key_approvals'] as const;
 
@@ -242,6 +245,26 @@ CREATE TABLE desk_packs (
  * to one branch, branch handles (only a hash of the secret part) and
  * approvals of single requests. docs/design/keys.md describes the formats.
  */
+/**
+ * A pack's objects, read from its own index when the pack is stored (and, for
+ * a pack that came over the network, checked against their digests). The
+ * snapshot commit that names the pack moves them into desk_objects; GC drops
+ * the rows of packs abandoned mid-write.
+ */
+function stagedTable(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE ${DESK_STAGED_TABLE} (
+  tenant TEXT NOT NULL,
+  pack TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('chunk', 'tree')),
+  off ${t.bigint} NOT NULL,
+  len ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, pack, digest)
+)${t.clustered};`;
+}
+
 function keysTables(d: Dialect): string {
   const t = TYPES[d];
   return `
@@ -352,6 +375,13 @@ ${KEYS_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
     name: 'keys: per-credential proxy options (extra headers, body limit)',
     sqlite: "ALTER TABLE key_credentials ADD COLUMN proxy_options TEXT NOT NULL DEFAULT '{}';",
     postgres: "ALTER TABLE key_credentials ADD COLUMN proxy_options TEXT NOT NULL DEFAULT '{}';",
+  },
+  {
+    version: 5,
+    name: 'desk: staged objects of packs stored ahead of their snapshot',
+    sqlite: stagedTable('sqlite'),
+    postgres: `${stagedTable('postgres')}
+${rowLevelSecurity(DESK_STAGED_TABLE)}`,
   },
 ];
 

@@ -134,7 +134,7 @@ export class Units {
    */
   private async checkpointWith(
     input: { workspace: string; label?: string; checks?: string[] },
-    then?: { ifHead: string; moveHeadTo: string },
+    then?: { ifHead: string; ifMoves: number; moveHeadTo: string },
   ): Promise<UnitCheckpoint> {
     const ws = await this.desk.getWorkspace(input.workspace);
     for (const check of input.checks ?? []) {
@@ -160,12 +160,12 @@ export class Units {
     });
     // One commit when the workspace changed: the unit event rides with the snapshot's.
     const taken = await this.desk.checkpoint(ws.id, {
-      alsoAppend: (snapshot) => ({
-        kind: UNIT_CHECKPOINT_EVENT,
-        payload: payloadFor(snapshot, snapshot.event),
-      }),
+      // The store fills in the snapshot's id, root and event (as head) when it commits.
+      also: { kind: UNIT_CHECKPOINT_EVENT, payload: payloadFor({ id: '', root: '', event: '' }, '') },
       // A restore's checkpoint is always recorded, so its event rides in the transaction that moves the head.
-      ...(then ? { force: true, ifHead: then.ifHead, moveHeadTo: then.moveHeadTo } : {}),
+      ...(then
+        ? { force: true, ifHead: then.ifHead, ifMoves: then.ifMoves, moveHeadTo: then.moveHeadTo }
+        : {}),
     });
     let payload: ReturnType<typeof payloadFor>;
     let event: CairnEvent;
@@ -246,7 +246,7 @@ export class Units {
   private async planRestore(
     id: string,
     options: RestoreOptions,
-  ): Promise<{ preview: UnitRestorePreview; ws: Workspace }> {
+  ): Promise<{ preview: UnitRestorePreview; ws: Workspace; moves: number }> {
     const checkpoint = await this.get(id);
     const ws = await this.workspaceFor(checkpoint, options.workspace);
     if (!checkpoint.accepted && !options.allowUnaccepted) {
@@ -256,6 +256,8 @@ export class Units {
         { checkpoint: id },
       );
     }
+    // Counted before the head is read: a move in between makes the restore's commit refuse, never miss it.
+    const moves = (await this.fabric.branchHistory({ session: ws.session, branch: ws.branch })).length;
     const { head, eventsAfter, eventsBack } = await this.pathChange(checkpoint, ws);
     const files = (await this.desk.previewRestore(ws.id, checkpoint.snapshot)).changes;
     const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
@@ -283,7 +285,7 @@ export class Units {
       const grant = this.keys ? await this.keys.getGrant(ref.id).catch(() => undefined) : undefined;
       grants.push({ ...ref, state: grant ? grantState(grant, now) : 'unknown' });
     }
-    return { preview: { checkpoint, head, eventsAfter, eventsBack, files, grants, steps }, ws };
+    return { preview: { checkpoint, head, eventsAfter, eventsBack, files, grants, steps }, ws, moves };
   }
 
   /**
@@ -299,13 +301,13 @@ export class Units {
     id: string,
     options: RestoreOptions = {},
   ): Promise<{ before: UnitCheckpoint; preview: UnitRestorePreview; undo: string }> {
-    const { preview, ws } = await this.planRestore(id, options);
+    const { preview, ws, moves } = await this.planRestore(id, options);
     const { checkpoint } = preview;
     // One transaction: the "before" checkpoint and the head move, only while the head is where the
     // plan saw it — a concurrent append or restore makes this CONFLICT with nothing recorded.
     const before = await this.checkpointWith(
       { workspace: ws.id, label: `before restore of ${id}` },
-      { ifHead: preview.head, moveHeadTo: checkpoint.id },
+      { ifHead: preview.head, ifMoves: moves, moveHeadTo: checkpoint.id },
     );
     await this.desk.restore(ws.id, checkpoint.snapshot);
     return { before, preview, undo: before.id };

@@ -1,0 +1,241 @@
+import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { authorize } from '../identity/access-gate.js';
+import * as log from '../log/session-log.js';
+import { placeholders } from '../storage/engine.js';
+import type { LocalDeskStore } from './local-store.js';
+import { dirNode, loadDir } from './model.js';
+import { inBatches, type ObjectStore } from './objects.js';
+import { lockDesk } from './rows.js';
+
+/**
+ * Integrity and garbage collection of a tenant's desk objects: they run where
+ * the store is (its database and blobs), over the object store's re-hashing
+ * reads.
+ */
+
+export interface VerifyReport {
+  ok: boolean;
+  snapshots: number;
+  objects: number;
+  bytes: number;
+  /** The first problem found: a corrupt or missing object, and a snapshot that needs it. */
+  problem?: { code: string; message: string; snapshot: string; digest?: string };
+}
+
+export interface GcReport {
+  /** Snapshot rows removed by the retention rule (`keepLast`). */
+  expiredSnapshots: number;
+  /** Objects reachable from the remaining snapshots. */
+  marked: number;
+  removedObjects: number;
+  removedPacks: number;
+  /** Overlay lower layers (this host's desk state) no attached fork uses. */
+  removedLayers: number;
+  freedBytes: number;
+}
+
+/** Walks every tree from every snapshot root, re-hashing each object once; stops at the first problem. */
+export async function verifyStore(store: LocalDeskStore, objects: ObjectStore): Promise<VerifyReport> {
+  const { engine, tenant, who } = store;
+  authorize(who, 'desk.read');
+  const snapshots = await engine.read(tenant, (tx) =>
+    tx.all<{ id: string; root: string; event: string }>(
+      'SELECT id, root, event FROM desk_snapshots WHERE tenant = ? ORDER BY id',
+      [tenant],
+    ),
+  );
+  const seen = new Set<string>();
+  let bytes = 0;
+  const visit = async (digest: string, tree: boolean): Promise<void> => {
+    if (seen.has(digest)) return;
+    seen.add(digest);
+    const data = await objects.get(digest);
+    bytes += data.length;
+    if (!tree) return;
+    for (const child of (await loadDir(objects, dirNode(digest))).values()) {
+      if (child.kind === 'file') for (const c of child.chunks) await visit(c, false);
+      else if (child.kind === 'dir') await visit(child.tree as string, true);
+    }
+  };
+  for (const s of snapshots) {
+    try {
+      const event = await engine.read(tenant, (tx) => log.getEvent(tx, who, s.event));
+      if ((event.payload as { root?: string } | null)?.root !== s.root) {
+        throw new CairnError(
+          'CORRUPT',
+          `snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`,
+          {},
+        );
+      }
+      await visit(s.root, true);
+    } catch (error) {
+      const e = error as CairnError;
+      return {
+        ok: false,
+        snapshots: snapshots.length,
+        objects: seen.size,
+        bytes,
+        problem: {
+          code: e.code ?? 'INTERNAL',
+          message: e.message,
+          snapshot: s.id,
+          digest: e.data?.digest as string | undefined,
+        },
+      };
+    }
+  }
+  return { ok: true, snapshots: snapshots.length, objects: seen.size, bytes };
+}
+
+/**
+ * Retention, then mark and sweep: marks every object reachable from a
+ * snapshot, removes index rows of the rest, deletes packs left with no live
+ * object, and deletes packs (and their staged objects) abandoned mid-write
+ * more than `graceMs` before `started`. (A pack that is only partly garbage
+ * keeps its bytes until all of it is garbage: no repacking yet.) Safe while
+ * checkpoints run: a checkpoint re-checks the objects it reuses when it
+ * commits, and the sweep re-marks any snapshot that appeared after the mark.
+ * `removedLayers` is left 0: layers are the desk host's.
+ */
+export async function collectGarbage(
+  store: LocalDeskStore,
+  objects: ObjectStore,
+  options: {
+    graceMs?: number;
+    keepLast?: number;
+    started: number;
+    onProgress?: (phase: 'mark' | 'sweep', done: number) => void;
+  },
+): Promise<GcReport> {
+  const { engine, tenant, who, blobs } = store;
+  const progress = options.onProgress;
+  authorize(who, 'desk.gc');
+  const graceMs = options.graceMs ?? 60 * 60 * 1000;
+  if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
+    throw invalid(`graceMs must be a whole number of milliseconds, at least 0, not ${graceMs}`, {
+      graceMs,
+    });
+  }
+  const { started } = options;
+  const expired = options.keepLast === undefined ? 0 : await expireSnapshots(store, options.keepLast);
+  const live = new Set<string>();
+  const marked = new Set<string>();
+  const mark = async (digest: string): Promise<void> => {
+    if (live.has(digest)) return;
+    live.add(digest);
+    for (const child of (await loadDir(objects, dirNode(digest))).values()) {
+      if (child.kind === 'file') for (const c of child.chunks) live.add(c);
+      else if (child.kind === 'dir') await mark(child.tree as string);
+    }
+    if (live.size % 1000 < 50) progress?.('mark', live.size);
+  };
+  const report: GcReport = {
+    expiredSnapshots: expired,
+    marked: 0,
+    removedObjects: 0,
+    removedPacks: 0,
+    removedLayers: 0,
+    freedBytes: 0,
+  };
+  const doomedPacks: string[] = [];
+  for (let round = 0; ; round++) {
+    const snaps = await engine.read(tenant, (tx) =>
+      tx.all<{ id: string; root: string }>('SELECT id, root FROM desk_snapshots WHERE tenant = ?', [tenant]),
+    );
+    for (const s of snaps) {
+      if (!marked.has(s.id)) {
+        await mark(s.root);
+        marked.add(s.id);
+      }
+    }
+    const swept = await engine.write(tenant, async (tx) => {
+      await lockDesk(tx, tenant);
+      const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [tenant]);
+      if (now.some((s) => !marked.has(s.id))) return false;
+      const rows = await tx.all<{ digest: string; pack: string; len: number }>(
+        'SELECT digest, pack, len FROM desk_objects WHERE tenant = ?',
+        [tenant],
+      );
+      const dead = rows.filter((r) => !live.has(r.digest));
+      await inBatches(dead, async (slice) => {
+        await tx.run(
+          `DELETE FROM desk_objects WHERE tenant = ? AND digest IN (${placeholders(slice.length)})`,
+          [tenant, ...slice.map((r) => r.digest)],
+        );
+      });
+      report.removedObjects = dead.length;
+      const used = new Set(rows.filter((r) => live.has(r.digest)).map((r) => r.pack));
+      const packs = await tx.all<{
+        digest: string;
+        state: string;
+        size: number;
+        created_at: number;
+        inline: number;
+      }>('SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?', [tenant]);
+      for (const p of packs) {
+        const abandoned = p.state === 'writing' && Number(p.created_at) < started - graceMs;
+        if ((p.state === 'live' && !used.has(p.digest)) || abandoned) {
+          await tx.run('DELETE FROM desk_packs WHERE tenant = ? AND digest = ?', [tenant, p.digest]);
+          if (abandoned)
+            await tx.run('DELETE FROM desk_staged WHERE tenant = ? AND pack = ?', [tenant, p.digest]);
+          // An inline pack's bytes went with its row; a pack file is deleted once this commits.
+          if (!Number(p.inline)) doomedPacks.push(p.digest);
+          else report.removedPacks++;
+          report.freedBytes += Number(p.size);
+        }
+      }
+      return true;
+    });
+    if (swept) break;
+    if (round > 100)
+      throw new CairnError('UNAVAILABLE', 'gc could not keep up with new snapshots: run it again later', {});
+  }
+  report.marked = live.size;
+  for (const digest of doomedPacks) {
+    await blobs.delete(tenant, digest);
+    report.removedPacks++;
+    progress?.('sweep', report.removedPacks);
+  }
+  return report;
+}
+
+/**
+ * Retention: keeps each workspace's newest `keepLast` snapshots, its head,
+ * and every snapshot a fork started from; removes the other snapshot rows.
+ * Their log events stay; restoring one of them is then NOT_FOUND.
+ */
+async function expireSnapshots(store: LocalDeskStore, keepLast: number): Promise<number> {
+  const { engine, tenant } = store;
+  if (!Number.isSafeInteger(keepLast) || keepLast < 1) {
+    throw invalid(`keepLast must be a whole number of at least 1, not ${keepLast}`, { keepLast });
+  }
+  return engine.write(tenant, async (tx) => {
+    await lockDesk(tx, tenant);
+    const pinned = new Set<string>();
+    for (const w of await tx.all<{ head_snapshot: string; base_snapshot: string }>(
+      'SELECT head_snapshot, base_snapshot FROM desk_workspaces WHERE tenant = ?',
+      [tenant],
+    )) {
+      pinned.add(w.head_snapshot);
+      pinned.add(w.base_snapshot);
+    }
+    const rows = await tx.all<{ id: string; workspace: string }>(
+      'SELECT id, workspace FROM desk_snapshots WHERE tenant = ? ORDER BY workspace, created_at DESC, id DESC',
+      [tenant],
+    );
+    const seen = new Map<string, number>();
+    const doomed: string[] = [];
+    for (const r of rows) {
+      const rank = (seen.get(r.workspace) ?? 0) + 1;
+      seen.set(r.workspace, rank);
+      if (rank > keepLast && !pinned.has(r.id)) doomed.push(r.id);
+    }
+    await inBatches(doomed, async (slice) => {
+      await tx.run(`DELETE FROM desk_snapshots WHERE tenant = ? AND id IN (${placeholders(slice.length)})`, [
+        tenant,
+        ...slice,
+      ]);
+    });
+    return doomed.length;
+  });
+}

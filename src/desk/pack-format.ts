@@ -1,0 +1,114 @@
+import { CairnError } from '../errors.js';
+import { digestOf } from './chunker.js';
+
+/**
+ * A desk pack is self-describing: after its objects comes an index of them,
+ * so whoever receives a pack (the store, from a client over the network) can
+ * check every object against its digest before any of them is indexed, and a
+ * store's object index could be rebuilt from its packs alone.
+ *
+ *   salt (16 random bytes) | object bytes … | entries | count (u32 BE) | "CPK1"
+ *
+ * Each entry is 41 bytes: the object's sha256 (32), its kind (1: 0 chunk,
+ * 1 tree), its offset and length in the pack (u32 BE each). Objects lie
+ * between the salt and the entries and do not overlap. The pack's name is
+ * the sha256 of all of it. See docs/design/desk.md.
+ */
+export const PACK_SALT = 16;
+const ENTRY = 41;
+const TAIL = 8;
+const MAGIC = Buffer.from('CPK1', 'latin1');
+
+export type ObjectKind = 'chunk' | 'tree';
+
+export interface PackEntry {
+  digest: string;
+  kind: ObjectKind;
+  off: number;
+  len: number;
+}
+
+/** The bytes of the index that ends a pack holding `entries`. */
+export function packIndex(entries: readonly PackEntry[]): Buffer {
+  const out = Buffer.allocUnsafe(entries.length * ENTRY + TAIL);
+  let at = 0;
+  for (const e of entries) {
+    out.write(e.digest, at, 32, 'hex');
+    out[at + 32] = e.kind === 'tree' ? 1 : 0;
+    out.writeUInt32BE(e.off, at + 33);
+    out.writeUInt32BE(e.len, at + 37);
+    at += ENTRY;
+  }
+  out.writeUInt32BE(entries.length, at);
+  MAGIC.copy(out, at + 4);
+  return out;
+}
+
+/** Bytes the index of `count` objects adds to a pack. */
+export function packIndexBytes(count: number): number {
+  return count * ENTRY + TAIL;
+}
+
+function malformed(why: string, data: Record<string, unknown> = {}): CairnError {
+  return new CairnError(
+    'INVALID_ARGUMENT',
+    `the pack is malformed (${why}): send the pack as the desk wrote it`,
+    data,
+  );
+}
+
+/** Reads a pack's index, checking its shape (bounds, order, kinds); not the digests (see `verifyPack`). */
+export function readPackIndex(pack: Buffer): PackEntry[] {
+  if (pack.length < PACK_SALT + TAIL || !pack.subarray(pack.length - 4).equals(MAGIC))
+    throw malformed('no pack index at its end');
+  const count = pack.readUInt32BE(pack.length - TAIL);
+  const start = pack.length - TAIL - count * ENTRY;
+  if (count === 0 || start < PACK_SALT) throw malformed(`its index claims ${count} objects`);
+  const entries: PackEntry[] = [];
+  let end = PACK_SALT;
+  for (let at = start; at < pack.length - TAIL; at += ENTRY) {
+    const kind = pack[at + 32];
+    const off = pack.readUInt32BE(at + 33);
+    const len = pack.readUInt32BE(at + 37);
+    if (kind !== 0 && kind !== 1) throw malformed(`object kind ${kind}`);
+    if (off < end || off + len > start)
+      throw malformed(`object at ${off} (${len} bytes) overlaps another or the index`);
+    end = off + len;
+    entries.push({
+      digest: pack.toString('hex', at, at + 32),
+      kind: kind === 1 ? 'tree' : 'chunk',
+      off,
+      len,
+    });
+  }
+  return entries;
+}
+
+/**
+ * Checks a pack received from outside the store: it hashes to its name and
+ * each object to its digest. Throws INVALID_ARGUMENT (nothing is stored) on
+ * any mismatch; returns the index.
+ */
+export function verifyPack(name: string, pack: Buffer): PackEntry[] {
+  const actual = digestOf(pack);
+  if (actual !== name)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `pack ${name} hashes to ${actual}: send the pack's bytes unchanged`,
+      {
+        pack: name,
+        actual,
+      },
+    );
+  const entries = readPackIndex(pack);
+  for (const e of entries) {
+    const got = digestOf(pack.subarray(e.off, e.off + e.len));
+    if (got !== e.digest)
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `pack ${name} says the object at ${e.off} is ${e.digest} but its bytes hash to ${got}: nothing was stored`,
+        { pack: name, digest: e.digest, actual: got },
+      );
+  }
+  return entries;
+}
