@@ -66,10 +66,17 @@ async function main() {
     /** One embedded and one remote desk on fresh stores: `open()` gives both, `close()` ends both. */
     const open = async (label) => {
       const store = await Store.openDir(join(dir, `embedded-${label}`));
-      const embedded = store.desk(await store.localIdentity(), { watch: true, stateDir: join(dir, `es-${label}`) });
+      const embedded = store.desk(await store.localIdentity(), {
+        watch: true,
+        stateDir: join(dir, `es-${label}`),
+      });
       const server = await startServerChild(join(dir, `served-${label}`));
       const fabric = connect({ url: server.url, token: server.token, timeoutMs: 600_000 });
-      const over = await remoteDesk(fabric, { stateDir: join(dir, `rs-${label}`), host: 'bench', watch: true });
+      const over = await remoteDesk(fabric, {
+        stateDir: join(dir, `rs-${label}`),
+        host: 'bench',
+        watch: true,
+      });
       return {
         embedded,
         over,
