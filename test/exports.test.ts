@@ -31,7 +31,9 @@ describe('entry points', () => {
       expect(top).toContain(name);
     for (const name of ['Desk', 'Keys', 'startProxy', 'Journal', 'Units', 'createMcpServer'])
       expect(top).not.toContain(name);
-    expect(exportsOf('cairn/desk')).toContain('Desk');
+    expect(exportsOf('cairn/desk')).toEqual(
+      expect.arrayContaining(['Desk', 'remoteDesk', 'RemoteDeskStore', 'LocalDeskStore']),
+    );
     expect(exportsOf('cairn/keys')).toEqual(
       expect.arrayContaining(['Keys', 'MasterKey', 'decide', 'grantState']),
     );

@@ -179,6 +179,48 @@ describe('MCP drives the unit of work (cairn mcp in the workspace)', () => {
     }
   }, 60_000);
 
+  it('through a server (cairn mcp --url, the store on the server, nothing of it here): the same', async () => {
+    const dir = mkdirp(join(temp.dir, 'remote'));
+    const { store, cleanup } = await sqliteStore();
+    const created = await store.createTenant('mcp-remote');
+    const server = await startServer(store, { host: '127.0.0.1', port: 0 });
+    const home = mkdirp(join(dir, 'home'));
+    const ws = mkdirp(join(home, 'ws'));
+    writeFileSync(join(ws, 'notes.txt'), 'original\n');
+    const env = { PATH: process.env.PATH ?? '', HOME: home };
+    const remote = ['--url', server.url, '--token', created.token.token];
+    try {
+      // Not spawnSync: the server is in this process, and must answer while the CLI waits.
+      const attach = spawn(process.execPath, [bin, 'ws', 'attach', ws, ...remote, '--json'], { env });
+      let stderr = '';
+      attach.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+      });
+      const code = await new Promise<number | null>((resolve) => attach.on('exit', resolve));
+      expect(code, stderr).toBe(0);
+      const client = new Client({ name: 'cairn-test', version: '1' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, 'mcp', ...remote],
+          cwd: ws,
+          env,
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        await driveUnit(client, ws);
+      } finally {
+        await client.close();
+      }
+      expect(existsSync(join(home, '.local', 'share', 'cairn'))).toBe(false);
+      expect(existsSync(join(ws, '.cairn'))).toBe(false);
+    } finally {
+      await server.close();
+      await cleanup();
+    }
+  }, 90_000);
+
   it('over streamable HTTP (cairn mcp --port): the same', async () => {
     const { store, ws } = attachedWorkspace(mkdirp(join(temp.dir, 'http')));
     const child = spawn(process.execPath, [bin, 'mcp', '--port', '0', '--store', store], { cwd: ws });

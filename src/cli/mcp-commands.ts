@@ -10,16 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { EmbeddedFabric } from '../embedded-fabric.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { withCallerOps } from '../ops/table.js';
 import { Units } from '../unit/unit.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
-import type { FabricCommand, Invocation } from './command.js';
+import type { DeskCommand, Invocation } from './command.js';
 import { withDesk, workspaceAt } from './desk-commands.js';
 import { EXIT } from './output.js';
 import { listenError, untilStopSignal } from './store-commands.js';
 import { cliVersion } from './version.js';
 
-const mcp: FabricCommand = {
-  target: 'fabric',
+const mcp: DeskCommand = {
+  target: 'desk',
+  createsStore: false,
   names: ['mcp'],
   args: [],
   flags: [
@@ -31,26 +33,25 @@ const mcp: FabricCommand = {
     },
   ],
   summary: 'serve the agent tools over MCP: stdio (default) or streamable HTTP on loopback',
-  run: (fabric, call) => serveMcp(fabric, call, false),
-  // On a local store the unit's tools run too, on the workspace attached where `cairn mcp` started
-  // (or the one a call names).
-  runLocal: (dir, call) =>
-    withDesk({ kind: 'local', dir }, call, async ({ desk, local }) => {
-      const { store, who } = local as NonNullable<typeof local>;
-      const units = new Units(store.fabric(who), desk, store.keys(who));
-      const workspace = (ref?: string) => workspaceAt(desk, call.cwd, ref);
-      return serveMcp(
-        new EmbeddedFabric(store.engine, who, async () => {}, {
-          caller: { units, workspace },
-          blobs: store.blobs,
-        }),
-        call,
-        true,
-      );
+  // The unit's tools run here, where the workspace is (its store local or a server's), on the workspace
+  // attached where `cairn mcp` started (or the one a call names); every other tool is the fabric's.
+  run: (place, call) =>
+    withDesk(place, call, async ({ desk, fabric, local }) => {
+      const units = new Units(fabric, desk, local ? local.store.keys(local.who) : undefined);
+      const caller = { units, workspace: (ref?: string) => workspaceAt(desk, call.cwd, ref) };
+      const served = local
+        ? new EmbeddedFabric(local.store.engine, local.who, async () => {}, {
+            caller,
+            blobs: local.store.blobs,
+          })
+        : withCallerOps(fabric, caller);
+      return serveMcp(served, call);
     }),
 };
 
-async function serveMcp(fabric: Fabric, call: Invocation, local: boolean): Promise<number> {
+/** Serves the tools, the unit's included (they run here, where the workspace is). */
+async function serveMcp(fabric: Fabric, call: Invocation): Promise<number> {
+  const local = true;
   const version = cliVersion();
   const { createMcpServer } = await import('../mcp/server.js');
   const portFlag = stringFlag(call.values, 'port');
@@ -113,4 +114,4 @@ async function serveMcp(fabric: Fabric, call: Invocation, local: boolean): Promi
   return EXIT.ok;
 }
 
-export const MCP_COMMANDS: FabricCommand[] = [mcp];
+export const MCP_COMMANDS: DeskCommand[] = [mcp];

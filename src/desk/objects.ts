@@ -31,16 +31,49 @@ export async function inBatches<T>(
   for (let i = 0; i < items.length; i += BATCH) await fn(items.slice(i, i + BATCH));
 }
 
+/** Objects fetched ahead in one call, at most this many bytes of them (see `prefetch`). */
+export const PREFETCH_BYTES = 16 * 1024 * 1024;
+const PREFETCH_OBJECTS = 256;
+
 export class ObjectStore {
   /** Decoded tree objects (immutable, so safe to share), most recently used last. */
   private readonly trees = new Map<string, TreeItem[]>();
+  /** Objects fetched ahead and not yet read (each is handed out once). */
+  private readonly ahead = new Map<string, Buffer>();
 
   constructor(readonly store: DeskStore) {}
 
   /** The bytes of an object, re-hashed; NOT_FOUND when the store lacks it, CORRUPT when they do not match. */
   async get(digest: string): Promise<Buffer> {
+    const fetched = this.ahead.get(digest);
+    if (fetched) {
+      this.ahead.delete(digest);
+      return checked(digest, fetched);
+    }
     const [bytes] = await this.store.getObjects([digest]);
     return checked(digest, bytes as Buffer);
+  }
+
+  /**
+   * Fetches objects that are about to be read, in one call per
+   * PREFETCH_OBJECTS (one round trip to a server instead of one per object),
+   * holding at most PREFETCH_BYTES of them; `sizes` bounds what is asked.
+   * What is not read is dropped at the next prefetch.
+   */
+  async prefetch(wanted: readonly { digest: string; size: number }[]): Promise<void> {
+    this.ahead.clear();
+    let bytes = 0;
+    const digests: string[] = [];
+    for (const w of wanted) {
+      if (bytes + w.size > PREFETCH_BYTES || this.ahead.has(w.digest)) continue;
+      bytes += w.size;
+      digests.push(w.digest);
+    }
+    for (let i = 0; i < digests.length; i += PREFETCH_OBJECTS) {
+      const slice = digests.slice(i, i + PREFETCH_OBJECTS);
+      const got = await this.store.getObjects(slice);
+      slice.forEach((d, j) => this.ahead.set(d, got[j] as Buffer));
+    }
   }
 
   /** A tree object, decoded; cached, since restores and forks walk the same trees again and again. */

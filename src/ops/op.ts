@@ -108,7 +108,7 @@ export type Client<T extends OpTable> = { [K in keyof T]: Method<T[K]> };
 export function runsAtCaller(command: string): CairnError {
   return new CairnError(
     'UNAVAILABLE',
-    `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds it and its store (the desk does not work over the network yet)`,
+    `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds the directory (with --url when the store is a server's)`,
     { runs: 'caller' },
   );
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { BlobStore } from '../blob/blob-store.js';
 import { LocalDeskStore } from '../desk/local-store.js';
 import { CairnError } from '../errors.js';
+import type { Fabric } from '../fabric.js';
 import { authorize } from '../identity/access-gate.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { Keys } from '../keys/keys.js';
@@ -66,6 +67,37 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
       return desk;
     },
   };
+}
+
+/**
+ * A fabric that is not embedded (a server's), with the operations that run
+ * at the caller (the unit's) running here, over the caller's side: what
+ * `cairn mcp --url` serves.
+ */
+export function withCallerOps(fabric: Fabric, caller: CallerSide): Fabric {
+  // The unit's operations act through `caller` only; the store is the server's, reached through `fabric`.
+  const elsewhere = (): never => {
+    throw new CairnError('UNAVAILABLE', "the store is a server's: reach it through the fabric", {});
+  };
+  const ctx: OpContext = {
+    get who(): Identity {
+      return elsewhere();
+    },
+    get engine(): Engine {
+      return elsewhere();
+    },
+    caller,
+    read: elsewhere,
+    write: elsewhere,
+    keys: elsewhere,
+    desk: elsewhere,
+  };
+  const here = Object.fromEntries(
+    (Object.values(OPERATIONS) as Op[])
+      .filter((o) => o.runs === 'caller')
+      .map((o) => [o.name, (input?: unknown) => runOp(o, ctx, input)]),
+  );
+  return { ...fabric, ...here, close: () => fabric.close() } as Fabric;
 }
 
 /** "createSession" → "create session": how an operation is named in messages. */

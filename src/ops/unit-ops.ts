@@ -1,9 +1,10 @@
 /**
  * The unit of work's operations: they act on a workspace directory, so they
- * run where it is (`runs: 'caller'`) — in the library with a desk, the local
- * CLI, or `cairn mcp` on a local store — and are never routed over HTTP
- * until the desk works over the network. Where no workspace is named, the
- * workspace is the caller's (for `cairn mcp`, the directory it started in).
+ * run where it is (`runs: 'caller'`) — in the library with a desk, the CLI,
+ * or `cairn mcp`, the store local or a server's — and are never routed over
+ * HTTP (a server cannot reach the caller's directory). Where no workspace is
+ * named, the workspace is the caller's (for `cairn mcp`, the directory it
+ * started in).
  */
 import { z } from 'zod';
 import * as schema from '../schema.js';
