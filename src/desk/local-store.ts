@@ -8,7 +8,7 @@ import { digestOf } from './chunker.js';
 import type { CommitAnswer, CommitInput, DeskStore, ForkInput } from './desk-store.js';
 import { RETRY } from './desk-store.js';
 import { inBatches } from './objects.js';
-import { readPackIndex } from './pack-format.js';
+import { indexEntries, type PackEntry, packIndexOf, readPackIndex } from './pack-format.js';
 import {
   insertSnapshot,
   insertWorkspace,
@@ -59,6 +59,22 @@ export async function findObjects(
     }
   });
   return found;
+}
+
+/** Indexes a pack's objects (an object already indexed keeps its place). */
+async function insertObjects(
+  tx: SqlExecutor,
+  tenant: string,
+  pack: string,
+  entries: readonly PackEntry[],
+): Promise<void> {
+  await inBatches(entries, async (slice) => {
+    await tx.run(
+      `INSERT INTO desk_objects (tenant, digest, kind, pack, off, len) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (tenant, digest) DO NOTHING`,
+      slice.flatMap((e) => [tenant, e.digest, e.kind, pack, e.off, e.len]),
+    );
+  });
 }
 
 function retry(why: string, data: Record<string, unknown> = {}): CairnError {
@@ -160,7 +176,8 @@ export class LocalDeskStore implements DeskStore {
   }
 
   async putPack(digest: string, bytes: Buffer): Promise<void> {
-    const entries = readPackIndex(bytes);
+    readPackIndex(bytes);
+    const index = Buffer.from(packIndexOf(bytes));
     await this.write('desk.write', async (tx) => {
       const known = await tx.get<{ state: string }>(
         'SELECT state FROM desk_packs WHERE tenant = ? AND digest = ?',
@@ -171,13 +188,10 @@ export class LocalDeskStore implements DeskStore {
         `INSERT INTO desk_packs (tenant, digest, state, size, created_at, inline) VALUES (?, ?, 'writing', ?, ?, 0)`,
         [this.tenant, digest, bytes.length, this.now()],
       );
-      await inBatches(entries, async (slice) => {
-        await tx.run(
-          `INSERT INTO desk_staged (tenant, pack, digest, kind, off, len) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-           ON CONFLICT (tenant, pack, digest) DO NOTHING`,
-          slice.flatMap((e) => [this.tenant, digest, e.digest, e.kind, e.off, e.len]),
-        );
-      });
+      await tx.run(
+        'INSERT INTO desk_staged (tenant, pack, entries) VALUES (?, ?, ?) ON CONFLICT (tenant, pack) DO NOTHING',
+        [this.tenant, digest, index],
+      );
     });
     await this.blobs.put(this.tenant, bytes, digest);
   }
@@ -341,7 +355,7 @@ export class LocalDeskStore implements DeskStore {
   private async reachable(
     tx: SqlExecutor,
     input: CommitInput,
-    inlineEntries: readonly { digest: string; kind: string; off: number; len: number }[],
+    inlineEntries: readonly PackEntry[],
   ): Promise<string[]> {
     const tenant = this.tenant;
     const fresh = new Set(inlineEntries.map((e) => e.digest));
@@ -354,12 +368,12 @@ export class LocalDeskStore implements DeskStore {
         `UPDATE desk_packs SET state = 'live' WHERE tenant = ? AND inline = 0 AND digest IN (${list})`,
         [tenant, ...slice],
       );
-      await tx.run(
-        `INSERT INTO desk_objects (tenant, digest, kind, pack, off, len)
-         SELECT tenant, digest, kind, pack, off, len FROM desk_staged WHERE tenant = ? AND pack IN (${list})
-         ON CONFLICT (tenant, digest) DO NOTHING`,
+      for (const staged of await tx.all<{ pack: string; entries: Buffer }>(
+        `SELECT pack, entries FROM desk_staged WHERE tenant = ? AND pack IN (${list})`,
         [tenant, ...slice],
-      );
+      )) {
+        await insertObjects(tx, tenant, staged.pack, indexEntries(Buffer.from(staged.entries)));
+      }
       await tx.run(`DELETE FROM desk_staged WHERE tenant = ? AND pack IN (${list})`, [tenant, ...slice]);
     });
     if (live !== packs.length) return packs;
@@ -371,13 +385,7 @@ export class LocalDeskStore implements DeskStore {
          ON CONFLICT (tenant, digest) DO NOTHING`,
         [tenant, digest, inline.length, this.now(), inline],
       );
-      await inBatches(inlineEntries, async (slice) => {
-        await tx.run(
-          `INSERT INTO desk_objects (tenant, digest, kind, pack, off, len) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-           ON CONFLICT (tenant, digest) DO NOTHING`,
-          slice.flatMap((e) => [tenant, e.digest, e.kind, digest, e.off, e.len]),
-        );
-      });
+      await insertObjects(tx, tenant, digest, inlineEntries);
     }
     const expected = [...new Set([...input.reused, input.root])].filter((d) => !fresh.has(d));
     const present = await findObjects(tx, tenant, expected);

@@ -57,6 +57,28 @@ function malformed(why: string, data: Record<string, unknown> = {}): CairnError 
   );
 }
 
+/** The index that ends a pack (its entries, count and magic), as stored while the pack is staged. */
+export function packIndexOf(pack: Buffer): Buffer {
+  if (pack.length < PACK_SALT + TAIL || !pack.subarray(pack.length - 4).equals(MAGIC))
+    throw malformed('no pack index at its end');
+  const count = pack.readUInt32BE(pack.length - TAIL);
+  return pack.subarray(Math.max(0, pack.length - TAIL - count * ENTRY));
+}
+
+/** The entries of an index `packIndexOf` returned (trusted: it was checked when the pack came in). */
+export function indexEntries(index: Buffer): PackEntry[] {
+  const entries: PackEntry[] = [];
+  for (let at = 0; at + ENTRY <= index.length - TAIL; at += ENTRY) {
+    entries.push({
+      digest: index.toString('hex', at, at + 32),
+      kind: index[at + 32] === 1 ? 'tree' : 'chunk',
+      off: index.readUInt32BE(at + 33),
+      len: index.readUInt32BE(at + 37),
+    });
+  }
+  return entries;
+}
+
 /** Reads a pack's index, checking its shape (bounds, order, kinds); not the digests (see `verifyPack`). */
 export function readPackIndex(pack: Buffer): PackEntry[] {
   if (pack.length < PACK_SALT + TAIL || !pack.subarray(pack.length - 4).equals(MAGIC))

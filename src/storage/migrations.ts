@@ -246,10 +246,12 @@ CREATE TABLE desk_packs (
  * approvals of single requests. docs/design/keys.md describes the formats.
  */
 /**
- * A pack's objects, read from its own index when the pack is stored (and, for
- * a pack that came over the network, checked against their digests). The
- * snapshot commit that names the pack moves them into desk_objects; GC drops
- * the rows of packs abandoned mid-write.
+ * A stored pack's index (the bytes that end the pack: see
+ * desk/pack-format.ts), one row per pack, written when the pack is announced
+ * (for a pack that came over the network, after its objects were checked
+ * against their digests). The snapshot commit that names the pack inserts
+ * its objects into desk_objects and deletes the row; GC drops the rows of
+ * packs abandoned mid-write.
  */
 function stagedTable(d: Dialect): string {
   const t = TYPES[d];
@@ -257,11 +259,8 @@ function stagedTable(d: Dialect): string {
 CREATE TABLE ${DESK_STAGED_TABLE} (
   tenant TEXT NOT NULL,
   pack TEXT NOT NULL,
-  digest TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('chunk', 'tree')),
-  off ${t.bigint} NOT NULL,
-  len ${t.bigint} NOT NULL,
-  PRIMARY KEY (tenant, pack, digest)
+  entries ${t.bytes} NOT NULL,
+  PRIMARY KEY (tenant, pack)
 )${t.clustered};`;
 }
 
