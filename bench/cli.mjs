@@ -1,10 +1,16 @@
 // Whole-process start of the CLI: `cairn --version` ≤ 1.5× `node -e 0`
 // (issue 11), each run a fresh process, the two alternated, medians of ROUNDS.
 // Also `cairn session ls` on a fresh store beside the same baseline: what a
-// command that opens a store costs to start.
+// command that opens a store costs to start. And `cairn checkpoint`, whole
+// process, on the 10,000-file tree of bench/tree-gen.mjs after 10 edits,
+// beside `git add -A && git commit` of a copy after the same edits (issue 11:
+// target ≤ 1.5×; CAIRN_BENCH_CLI_CHECKPOINTS rounds, medians).
 import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, ms, now, report, tempDir } from './lib.mjs';
+import { fmt, GIT_ENV, ms, now, report, tempDir } from './lib.mjs';
+import { generateTree, prng, scaled, scaleFrom } from './tree-gen.mjs';
 
 const ROUNDS = Number(process.env.CAIRN_BENCH_CLI_ROUNDS ?? 21);
 const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
@@ -55,4 +61,53 @@ report({
 console.log(
   `  medians: node ${fmt(base)} ms, --version ${fmt(median(runs.version))} ms, session ls ${fmt(median(runs.ls))} ms`,
 );
+
+// `cairn checkpoint` against `git commit`, each a fresh process.
+const CHECKPOINTS = Number(process.env.CAIRN_BENCH_CLI_CHECKPOINTS ?? 7);
+const run = (command, args, cwd) => {
+  const t = now();
+  const done = spawnSync(command, args, { cwd, env: GIT_ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const elapsed = ms(t);
+  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${done.stderr}`);
+  return elapsed;
+};
+const { dir: work, cleanup: cleanWork } = tempDir('cli-trees');
+const ours = join(work, 'tree');
+const theirs = join(work, 'git-tree');
+const tree = generateTree(ours, scaled(scaleFrom()));
+cpSync(ours, theirs, { recursive: true, preserveTimestamps: true });
+run(process.execPath, [bin, 'ws', 'attach', '.', '--store', store], ours);
+run('git', ['init', '-q'], theirs);
+run('git', ['-c', 'gc.auto=0', 'add', '-A'], theirs);
+run('git', ['-c', 'gc.auto=0', 'commit', '-q', '-m', 'first'], theirs);
+const rand = prng(11);
+const timings = { cairn: [], git: [] };
+for (let round = 0; round < CHECKPOINTS; round++) {
+  const chosen = new Set();
+  while (chosen.size < 10) chosen.add(tree.textFiles[Math.floor(rand() * tree.textFiles.length)]);
+  for (const rel of chosen)
+    for (const root of [ours, theirs])
+      writeFileSync(join(root, rel), `${readFileSync(join(root, rel), 'utf8')}// ${round}\n`);
+  const order = round % 2 === 0 ? ['cairn', 'git'] : ['git', 'cairn'];
+  for (const which of order) {
+    if (which === 'cairn')
+      timings.cairn.push(
+        run(process.execPath, [bin, 'checkpoint', '--label', `r${round}`, '--store', store], ours),
+      );
+    else
+      timings.git.push(
+        run('sh', ['-c', `git -c gc.auto=0 add -A && git -c gc.auto=0 commit -q -m r${round}`], theirs),
+      );
+  }
+}
+report({
+  metric: `cairn checkpoint after 10 edits, ${tree.files} files, whole process`,
+  unit: 'ms',
+  ours: median(timings.cairn),
+  baseline: median(timings.git),
+  baselineLabel: 'git add -A && git commit',
+  target: '≤ 1.5× baseline',
+  pass: median(timings.cairn) <= 1.5 * median(timings.git),
+});
+cleanWork();
 cleanup();

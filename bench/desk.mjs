@@ -27,7 +27,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, fromDist, ms, now, report, summarize, tempDir } from './lib.mjs';
+import { fmt, fromDist, GIT_ENV, ms, now, report, summarize, tempDir } from './lib.mjs';
 import { generateTree, prng, scaled, scaleFrom } from './tree-gen.mjs';
 
 const ROUNDS = Number(process.env.CAIRN_BENCH_DESK_ROUNDS ?? 20);
@@ -40,16 +40,6 @@ const WARMUP = 2;
 const EDITS = 10;
 const MB = 1024 * 1024;
 const SELF = fileURLToPath(import.meta.url);
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-};
 
 function git(cwd, ...args) {
   const run = spawnSync('git', ['-c', 'gc.auto=0', ...args], {

@@ -17,6 +17,17 @@ export const now = () => process.hrtime.bigint();
 /** Milliseconds between two `now()` readings. */
 export const ms = (start, end = now()) => Number(end - start) / 1e6;
 
+/** git with no user or system config (so nothing of the machine's leaks in), a fixed author. */
+export const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
+
 /** A fresh temporary folder (under $CAIRN_BENCH_DIR or the OS temp dir) and its cleanup. */
 export function tempDir(label) {
   const base = process.env.CAIRN_BENCH_DIR || tmpdir();

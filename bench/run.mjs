@@ -15,6 +15,7 @@ const BENCHES = [
   'read-fork.mjs',
   'http.mjs',
   'desk.mjs',
+  'desk-remote.mjs',
   'steps.mjs',
   'keys.mjs',
   'unit.mjs',
