@@ -131,9 +131,7 @@ describe('kill -9 of cairn serve during remote checkpoints', () => {
           "SELECT digest FROM desk_packs WHERE tenant = ? AND state = 'writing'",
           [who.tenant],
         ),
-        staged: await tx.all<{ pack: string }>('SELECT pack FROM desk_staged WHERE tenant = ?', [
-          who.tenant,
-        ]),
+        staged: await tx.all<{ pack: string }>('SELECT pack FROM desk_staged WHERE tenant = ?', [who.tenant]),
         live: await tx.get<{ bytes: number }>(
           "SELECT COALESCE(SUM(size), 0) AS bytes FROM desk_packs WHERE tenant = ? AND state = 'live'",
           [who.tenant],

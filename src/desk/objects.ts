@@ -72,7 +72,7 @@ export class ObjectStore {
     for (let i = 0; i < digests.length; i += PREFETCH_OBJECTS) {
       const slice = digests.slice(i, i + PREFETCH_OBJECTS);
       const got = await this.store.getObjects(slice);
-      slice.forEach((d, j) => this.ahead.set(d, got[j] as Buffer));
+      for (let j = 0; j < slice.length; j++) this.ahead.set(slice[j] as string, got[j] as Buffer);
     }
   }
 
