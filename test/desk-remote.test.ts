@@ -114,20 +114,6 @@ describe('the desk over the network (a host with no store, a server that has one
     await local.close();
   });
 
-  it('a second workspace with the same content uploads almost nothing', async () => {
-    const one = join(hostSide.dir, 'one');
-    const two = join(hostSide.dir, 'two');
-    for (const dir of [one, two]) {
-      fidelityTree(dir);
-      put(dir, 'data.bin', Buffer.alloc(3 * 1024 * 1024, 7));
-    }
-    const first = await (await deskOf(a, 'host-1')).attach({ dir: one });
-    const second = await (await deskOf(a, 'host-2')).attach({ dir: two });
-    expect(first.checkpoint.snapshot.addedBytes).toBeGreaterThan(0);
-    expect(second.checkpoint.snapshot.root).toBe(first.checkpoint.snapshot.root);
-    expect(second.checkpoint.snapshot.addedBytes).toBe(0);
-  });
-
   it('refuses a pack whose bytes do not hash to what it claims, and stores nothing of it', async () => {
     const honest = randomBytes(1000);
     const liar = randomBytes(1000);

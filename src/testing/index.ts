@@ -1,4 +1,9 @@
 export { type BlobConformanceTarget, describeBlobConformance } from './blob-conformance.js';
+export {
+  type DeskConformanceOptions,
+  type DeskConformanceTarget,
+  describeDeskConformance,
+} from './desk-conformance.js';
 export { expectCode } from './expect-code.js';
 export {
   describeLogConformance,
