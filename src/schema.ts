@@ -278,7 +278,7 @@ export const DeskCommitInput = z
       .max(512 * 1024)
       .optional()
       .describe('the small pack, base64'),
-    reused: z.array(Digest).max(10_000_000),
+    reused: z.array(Digest).max(1_000_000),
     payload: Payload.optional(),
     also: z.object({ kind: EventKind, payload: Payload }).strict().optional(),
     ifHead: z.union([EventId, z.literal('')]).optional(),

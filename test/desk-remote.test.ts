@@ -8,6 +8,7 @@ import { digestOf } from '../src/desk/chunker.js';
 import type { Desk } from '../src/desk/desk.js';
 import { PACK_SALT, packIndex } from '../src/desk/pack-format.js';
 import { CairnError } from '../src/errors.js';
+import { MAX_PACK_BYTES } from '../src/ops/desk-ops.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { Store } from '../src/store.js';
 import { tempDir, twoTenants } from './support/stores.js';
@@ -39,6 +40,7 @@ describe('the desk over the network (a host with no store, a server that has one
   let server: RunningServer;
   let a: RemoteFabric;
   let b: RemoteFabric;
+  let token: string;
   let desks: Desk[];
 
   beforeEach(async () => {
@@ -47,7 +49,8 @@ describe('the desk over the network (a host with no store, a server that has one
     store = await Store.openDir(join(serverSide.dir, 'store'));
     const tenants = await twoTenants(store);
     server = await startServer(store, { host: '127.0.0.1', port: 0 });
-    a = connect({ url: server.url, token: tenants.a.token.token });
+    token = tenants.a.token.token;
+    a = connect({ url: server.url, token });
     b = connect({ url: server.url, token: tenants.b.token.token });
     desks = [];
   });
@@ -153,6 +156,30 @@ describe('the desk over the network (a host with no store, a server that has one
     await a.deskPutPack({ digest: good.digest, bytes: good.pack });
     await a.deskPutPack({ digest: good.digest, bytes: good.pack });
     expect((await a.deskMissing({ digests: [digestOf(honest)] })).missing).toEqual([digestOf(honest)]);
+  });
+
+  it('bounds what one call may carry: a pack over the largest size, a read over 64 MiB', async () => {
+    // A body over a pack's largest size is refused from its length, before it is read.
+    const huge = Buffer.alloc(MAX_PACK_BYTES + 1);
+    const refused = await fetch(`${server.url}/v1/desk/packs/${'0'.repeat(64)}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body: huge,
+    });
+    expect(refused.status).toBe(413);
+    expect((await refused.json()).code).toBe('PAYLOAD_TOO_LARGE');
+    // A read of objects holding more than 64 MiB in all is refused; one object at a time is served.
+    const work = join(hostSide.dir, 'big');
+    put(work, 'big.bin', randomBytes(70 * 1024 * 1024));
+    const { checkpoint } = await (await deskOf(a)).attach({ dir: work });
+    const [tree] = await a.deskReadObjects({ digests: [checkpoint.snapshot.root] });
+    const chunks = (JSON.parse((tree as Buffer).toString('utf8')).e[0] as unknown[])[4] as string[];
+    expect(chunks.length).toBeGreaterThan(10);
+    const error = await a.deskReadObjects({ digests: chunks }).catch((e: CairnError) => e);
+    expect((error as CairnError).code).toBe('INVALID_ARGUMENT');
+    expect((error as CairnError).data).toMatchObject({ limit: 64 * 1024 * 1024 });
+    const [one] = await a.deskReadObjects({ digests: [chunks[0] as string] });
+    expect(digestOf(one as Buffer)).toBe(chunks[0]);
   });
 
   it("one tenant cannot read, find or reuse another tenant's desk", async () => {

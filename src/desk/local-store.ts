@@ -77,6 +77,9 @@ async function insertObjects(
   });
 }
 
+/** The most bytes one `getObjects` call reads and answers with (one object of any size is always served). */
+export const READ_LIMIT = 64 * 1024 * 1024;
+
 function retry(why: string, data: Record<string, unknown> = {}): CairnError {
   return new CairnError('CONFLICT', `the workspace changed under this checkpoint (${why}): take it again`, {
     [RETRY]: why,
@@ -132,6 +135,15 @@ export class LocalDeskStore implements DeskStore {
       const found = await this.engine.read(this.tenant, (tx) => findObjects(tx, this.tenant, unknown));
       if (this.located.size > 100_000) this.located.clear();
       for (const row of found.values()) this.located.set(row.digest, row);
+    }
+    // One answer holds all of them at once: bounded, so no call can make the store read a gigabyte.
+    const total = digests.reduce((sum, d) => sum + (this.located.get(d)?.len ?? 0), 0);
+    if (digests.length > 1 && total > READ_LIMIT) {
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `these ${digests.length} objects hold ${total} bytes, over ${READ_LIMIT} in one read: ask for fewer at once`,
+        { limit: READ_LIMIT, bytes: total },
+      );
     }
     const out: Buffer[] = [];
     for (const digest of digests) out.push(await this.objectBytes(digest));

@@ -76,7 +76,8 @@ export const DESK_OPS = {
     runs: 'anywhere',
     input: schema.DeskCommitInput,
     output: shape.DeskCommitted,
-    http: { method: 'POST', path: '/v1/desk/snapshots', status: 201, maxBodyBytes: 1 << 30 },
+    // The commit names every object it reuses (a digest each: ~70 bytes of JSON), so its body grows with the tree.
+    http: { method: 'POST', path: '/v1/desk/snapshots', status: 201, maxBodyBytes: 96 * 1024 * 1024 },
     run: (ctx, input) => {
       const { inline, ...rest } = input;
       let pack: Buffer | undefined;
