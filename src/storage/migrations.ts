@@ -264,6 +264,16 @@ CREATE TABLE ${DESK_STAGED_TABLE} (
 )${t.clustered};`;
 }
 
+/**
+ * Format 2 made a directory unique per host across all tenants, so one
+ * tenant could hold a host and path (host names come from the desk's side)
+ * and keep another from attaching it, learning that it was taken. Unique
+ * within a tenant instead.
+ */
+const ATTACHED_PER_TENANT = `
+DROP INDEX desk_workspaces_attached;
+CREATE UNIQUE INDEX desk_workspaces_attached ON desk_workspaces (tenant, host, path) WHERE state = 'attached';`;
+
 function keysTables(d: Dialect): string {
   const t = TYPES[d];
   return `
@@ -377,10 +387,12 @@ ${KEYS_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
   },
   {
     version: 5,
-    name: 'desk: staged objects of packs stored ahead of their snapshot',
-    sqlite: stagedTable('sqlite'),
+    name: 'desk: staged packs; a directory attached once per host within a tenant',
+    sqlite: `${stagedTable('sqlite')}
+${ATTACHED_PER_TENANT}`,
     postgres: `${stagedTable('postgres')}
-${rowLevelSecurity(DESK_STAGED_TABLE)}`,
+${rowLevelSecurity(DESK_STAGED_TABLE)}
+${ATTACHED_PER_TENANT}`,
   },
 ];
 

@@ -216,7 +216,11 @@ export function describeDeskConformance(
       sampleTree(theirs, 'tenant A only');
       const bs = await b.attach({ dir: theirs });
       expect(bs.checkpoint.snapshot.addedBytes).toBeGreaterThan(600 * 1024);
+      // A's directory is A's claim only: B may attach the same host and path (and learns nothing of A's).
+      const same = await b.attach({ dir: work });
+      expect(same.workspace.id).not.toBe(workspace.id);
       expect((await a.getWorkspace(workspace.id)).state).toBe('attached');
+      await b.detach(same.workspace.id);
     });
   });
 }
