@@ -209,6 +209,9 @@ export const AddGrantInput = z
     maxUses: z.number().int().min(1).nullable().optional(),
   })
   .strict();
+export const GetGrantInput = z.object({ grant: GrantId }).strict();
+/** A grant a branch still to be made would get, checked and not issued (a fork checks them all first). */
+export const CheckGrantInput = AddGrantInput.omit({ branch: true });
 export const ListGrantsInput = z
   .object({ session: SessionId.optional(), branch: BranchName.optional() })
   .strict();
@@ -278,7 +281,7 @@ export const DeskCommitInput = z
       .max(512 * 1024)
       .optional()
       .describe('the small pack, base64'),
-    reused: z.array(Digest).max(1_000_000),
+    reused: z.array(Digest).max(200_000),
     payload: Payload.optional(),
     also: z.object({ kind: EventKind, payload: Payload }).strict().optional(),
     ifHead: z.union([EventId, z.literal('')]).optional(),

@@ -7,10 +7,14 @@ import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
 import { digestOf } from '../src/desk/chunker.js';
 import type { Desk } from '../src/desk/desk.js';
 import { PACK_SALT, packIndex } from '../src/desk/pack-format.js';
+import { encodeTree } from '../src/desk/tree.js';
 import { CairnError } from '../src/errors.js';
+import { newId } from '../src/ids.js';
+import { MasterKey } from '../src/keys/crypto.js';
 import { MAX_PACK_BYTES } from '../src/ops/desk-ops.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { Store } from '../src/store.js';
+import { keysOverFabric, Units } from '../src/unit/unit.js';
 import { tempDir, twoTenants } from './support/stores.js';
 import { describeTree, fidelityTree, put } from './support/trees.js';
 
@@ -24,11 +28,15 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 /** A pack of one object whose index names `claimed` (a lie when it is not the bytes' digest). */
-function onePack(bytes: Buffer, claimed = digestOf(bytes)): { digest: string; pack: Buffer } {
+function onePack(
+  bytes: Buffer,
+  claimed = digestOf(bytes),
+  kind: 'chunk' | 'tree' = 'chunk',
+): { digest: string; pack: Buffer } {
   const pack = Buffer.concat([
     randomBytes(PACK_SALT),
     bytes,
-    packIndex([{ digest: claimed, kind: 'chunk', off: PACK_SALT, len: bytes.length }]),
+    packIndex([{ digest: claimed, kind, off: PACK_SALT, len: bytes.length }]),
   ]);
   return { digest: digestOf(pack), pack };
 }
@@ -156,6 +164,157 @@ describe('the desk over the network (a host with no store, a server that has one
     await a.deskPutPack({ digest: good.digest, bytes: good.pack });
     await a.deskPutPack({ digest: good.digest, bytes: good.pack });
     expect((await a.deskMissing({ digests: [digestOf(honest)] })).missing).toEqual([digestOf(honest)]);
+  });
+
+  it("the unit through a server: a checkpoint records the branch's grants, a fork hands on a narrower one", async () => {
+    const work = join(hostSide.dir, 'unit');
+    put(work, 'state.txt', '42\n');
+    const desk = await deskOf(a);
+    const { workspace } = await desk.attach({ dir: work });
+    // The server's keys: a credential and a live grant to the workspace's branch, made where the store is.
+    const admin = await store.authenticate(token);
+    const keys = store.keys(admin, { masterKey: MasterKey.generate() });
+    await keys.addCredential({
+      name: 'billing',
+      kind: 'bearer',
+      upstream: 'http://127.0.0.1:9/api',
+      value: Buffer.from('sk_live_unit'),
+    });
+    const live = await keys.grant({
+      session: workspace.session,
+      branch: 'main',
+      credential: 'billing',
+      mode: 'live',
+    });
+    const units = new Units(a, desk, await keysOverFabric(a));
+    const checkpoint = await units.checkpoint({ workspace: workspace.id, label: 'with grants' });
+    expect(checkpoint.grants?.map((g) => g.id)).toEqual([live.id]);
+    const forked = await units.fork(checkpoint.id, {
+      branches: ['narrow'],
+      dirRoot: join(hostSide.dir, 'unit-forks'),
+      driver: 'copy',
+      grants: [[{ credential: 'billing', mode: 'read' }]],
+    });
+    const handed = forked.branches[0]?.grants ?? [];
+    expect(handed.map((g) => [g.credential, g.mode])).toEqual([['billing', 'read']]);
+    expect((await a.getGrant({ grant: handed[0]?.id as string })).parent).toBe(live.id);
+    // A fork asking for more than the branch holds is refused before anything is made.
+    const before = (await a.listWorkspaces()).items.length;
+    const wider = units.fork(checkpoint.id, {
+      branches: ['wider'],
+      dirRoot: join(hostSide.dir, 'unit-forks'),
+      driver: 'copy',
+      grants: [
+        [{ credential: 'billing', mode: 'live', approval: 'none', allow: { hosts: ['evil.example'] } }],
+      ],
+    });
+    await expect(wider).rejects.toBeInstanceOf(CairnError);
+    expect((await a.listWorkspaces()).items.length).toBe(before);
+  });
+
+  it("a member cannot break the tenant's other snapshots through the contract (the red team's cases)", async () => {
+    // Two workspaces of one tenant; the honest one reuses what the other stored.
+    const one = join(hostSide.dir, 'rt-one');
+    const two = join(hostSide.dir, 'rt-two');
+    const shared = randomBytes(400 * 1024);
+    put(one, 'shared.bin', shared);
+    put(two, 'shared.bin', shared);
+    const first = await (await deskOf(a, 'rt-host-1')).attach({ dir: one });
+    const honestDesk = await deskOf(a, 'rt-host-2');
+    const honest = await honestDesk.attach({ dir: two });
+    const admin = await store.authenticate(token);
+    const live = await store.engine.read(admin.tenant, (tx) =>
+      tx.all<{ digest: string }>(
+        "SELECT digest FROM desk_packs WHERE tenant = ? AND state = 'live' AND inline = 0",
+        [admin.tenant],
+      ),
+    );
+    expect(live.length).toBeGreaterThan(0);
+    // 1. Discarding a live pack deletes nothing of it.
+    await a.deskDiscardPacks({ packs: live.map((p) => p.digest) });
+    await honestDesk.restore(honest.workspace.id, honest.checkpoint.snapshot.id);
+    expect(readFileSync(join(two, 'shared.bin')).equals(shared)).toBe(true);
+    // 2. A pack stored with putPack cannot also be the inline pack of a commit (it would stay `writing`).
+    const object = randomBytes(300);
+    const stored = onePack(object);
+    await a.deskPutPack({ digest: stored.digest, bytes: stored.pack });
+    const base = {
+      workspace: first.workspace.id,
+      kind: 'checkpoint' as const,
+      files: 1,
+      bytes: 1,
+      addedBytes: 0,
+      packs: [] as string[],
+      reused: [] as string[],
+    };
+    const head = () => a.getWorkspace({ workspace: first.workspace.id }).then((w) => w.headSnapshot);
+    expect(
+      await codeOf(
+        a.deskCommit({
+          ...base,
+          id: newId('snapshot'),
+          expectHead: await head(),
+          root: first.checkpoint.snapshot.root,
+          inline: stored.pack.toString('base64'),
+        }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
+    // 3. A root that is a file chunk, and a tree object that is no tree, are refused.
+    const chunk = (
+      JSON.parse((await a.deskReadObjects({ digests: [first.checkpoint.snapshot.root] }))[0]!.toString())
+        .e[0] as string[][]
+    )[4]![0]!;
+    expect(
+      await codeOf(
+        a.deskCommit({
+          ...base,
+          id: newId('snapshot'),
+          expectHead: await head(),
+          root: chunk,
+          reused: [chunk],
+        }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
+    const notATree = Buffer.from('{"v":1,"e":[["x","f"]]}');
+    const badTree = onePack(notATree, digestOf(notATree), 'tree');
+    expect(await codeOf(a.deskPutPack({ digest: badTree.digest, bytes: badTree.pack }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    // 4. A valid tree naming what is not there: the snapshot is the committer's own problem; GC still runs.
+    const dangling = encodeTree([
+      { name: 'gone', kind: 'dir', tree: digestOf(randomBytes(8)), files: 1, bytes: 1 },
+    ]);
+    const danglingPack = onePack(dangling.bytes, dangling.digest, 'tree');
+    await a.deskPutPack({ digest: danglingPack.digest, bytes: danglingPack.pack });
+    // 5. The payload cannot rewrite the snapshot event's own fields.
+    const committed = await a.deskCommit({
+      ...base,
+      id: newId('snapshot'),
+      expectHead: await head(),
+      root: dangling.digest,
+      packs: [danglingPack.digest],
+      payload: { root: digestOf(randomBytes(8)), snapshot: 'sn_00000000000000000000000000' },
+    });
+    const event = await a.getEvent({ event: committed.snapshot.event });
+    expect(event.payload).toMatchObject({ root: dangling.digest, snapshot: committed.snapshot.id });
+    // 6. A snapshot id proposed twice is CONFLICT, not a server fault.
+    expect(
+      await codeOf(
+        a.deskCommit({
+          ...base,
+          id: committed.snapshot.id,
+          expectHead: await head(),
+          root: dangling.digest,
+          reused: [dangling.digest],
+        }),
+      ),
+    ).toBe('CONFLICT');
+    const check = store.desk(admin, { stateDir: join(serverSide.dir, 'rt-state'), host: 'rt-check' });
+    const gc = await check.gc({ graceMs: 0 });
+    expect(gc.brokenSnapshots).toEqual([committed.snapshot.id]);
+    await check.close();
+    await honestDesk.restore(honest.workspace.id, honest.checkpoint.snapshot.id);
+    expect(readFileSync(join(two, 'shared.bin')).equals(shared)).toBe(true);
   });
 
   it('bounds what one call may carry: a pack over the largest size, a read over 64 MiB', async () => {

@@ -611,10 +611,11 @@ function deskSuite(backend: Backend) {
         'INVALID_ARGUMENT',
       );
       expect(existsSync(join(temp.dir, 'f'))).toBe(false);
+      // Another tenant attaching the same directory gets a workspace of its own, and nothing of A's.
       const deskB = another(await tenant('desk-c'));
-      const error = await expectCode(deskB.attach({ dir: work }), 'CONFLICT');
-      expect(JSON.stringify(error.data)).not.toContain(workspace.id);
-      expect(error.message).not.toContain(workspace.id);
+      const theirs = await deskB.attach({ dir: work });
+      expect(theirs.workspace.id).not.toBe(workspace.id);
+      expect(JSON.stringify(theirs)).not.toContain(workspace.id);
     });
   });
 
@@ -758,8 +759,9 @@ function deskSuite(backend: Backend) {
             for (let i = 0; i < 30; i++)
               put(work, `f${i}.txt`, i < 15 ? `round ${round} ${i}\n` : `v${round % 3} ${i}\n`);
             await desk.checkpoint(workspace.id);
-            // Let the collector in between rounds (it also runs during each checkpoint's awaits).
-            await new Promise((resolve) => setTimeout(resolve, 3));
+            // Let the collector in between rounds (it also runs during each checkpoint's awaits): its sweep
+            // needs a moment with no new snapshot since its mark (docs/notes.md: GC under constant writes).
+            await new Promise((resolve) => setTimeout(resolve, 15));
           }
         } finally {
           writing = false;

@@ -88,6 +88,7 @@ describe('HTTP API', () => {
       ['POST', `/v1/approvals/${ofB.approval}/approve`, '{}'],
       ['POST', `/v1/approvals/${ofB.approval}/deny`, '{}'],
       ['POST', `/v1/grants/${ofB.grant}/revoke`, '{}'],
+      ['GET', `/v1/grants/${ofB.grant}`],
       ['GET', `/v1/workspaces/${ofB.workspace}`],
       ['GET', `/v1/workspaces/${ofB.workspace}/head`],
       ['GET', `/v1/workspaces/${ofB.workspace}/snapshots`],

@@ -118,6 +118,7 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     rotateCredential: { name: 'billing', value: 'sk_rotated_value_1' },
     deleteCredential: { name: 'c-new' },
     addGrant: { credential: 'c-new', mode: 'read', approval: 'none' },
+    checkGrant: { credential: 'billing', mode: 'read', approval: 'none' },
     // The desk's contract: a pack of the caller's own, a commit after the workspace's head, a fork of it.
     deskPutPack: { digest: pack.digest, bytes: pack.bytes },
     deskDiscardPacks: { packs: [] },

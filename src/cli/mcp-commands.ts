@@ -11,12 +11,12 @@ import { EmbeddedFabric } from '../embedded-fabric.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { withCallerOps } from '../ops/table.js';
-import { Units } from '../unit/unit.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, Invocation } from './command.js';
 import { withDesk, workspaceAt } from './desk-commands.js';
 import { EXIT } from './output.js';
 import { listenError, untilStopSignal } from './store-commands.js';
+import { unitsOf } from './unit-commands.js';
 import { cliVersion } from './version.js';
 
 const mcp: DeskCommand = {
@@ -36,8 +36,9 @@ const mcp: DeskCommand = {
   // The unit's tools run here, where the workspace is (its store local or a server's), on the workspace
   // attached where `cairn mcp` started (or the one a call names); every other tool is the fabric's.
   run: (place, call) =>
-    withDesk(place, call, async ({ desk, fabric, local }) => {
-      const units = new Units(fabric, desk, local ? local.store.keys(local.who) : undefined);
+    withDesk(place, call, async (ctx) => {
+      const { desk, fabric, local } = ctx;
+      const units = await unitsOf(ctx, call);
       const caller = { units, workspace: (ref?: string) => workspaceAt(desk, call.cwd, ref) };
       const served = local
         ? new EmbeddedFabric(local.store.engine, local.who, async () => {}, {

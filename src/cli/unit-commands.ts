@@ -7,7 +7,7 @@ import type { Keys } from '../keys/keys.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
 import { Journal } from '../steps/journal.js';
 import { execInWorkspace } from '../unit/exec.js';
-import { defaultForkRoot, type ForkGrant, type UnitCheckpoint, Units } from '../unit/unit.js';
+import { defaultForkRoot, type ForkGrant, keysOverFabric, type UnitCheckpoint, Units } from '../unit/unit.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
 import { type DeskContext, localOnly, withDesk, workspaceOf } from './desk-commands.js';
@@ -35,17 +35,19 @@ async function withUnit<T>(
 ): Promise<T> {
   return withDesk(place, call, async (ctx) => {
     const ws = await workspaceOf(ctx.desk, call);
-    return fn({ ...ctx, units: unitsOf(ctx, call), ws });
+    return fn({ ...ctx, units: await unitsOf(ctx, call), ws });
   });
 }
 
 /**
- * The unit over the desk and the fabric; on a local store with its keys (a
- * checkpoint records the branch's grants, a fork may hand grants on). Through
- * a server the grants are the server's to hand out: see docs/design/operations.md.
+ * The unit over the desk, the fabric and the keys (a checkpoint records the
+ * branch's grants, a fork may hand grants on): the store's own keys on a
+ * local store, the server's through the fabric otherwise.
  */
-function unitsOf(ctx: DeskContext, call: Invocation): Units {
-  const keys = ctx.local ? ctx.local.store.keys(ctx.local.who, { masterKey: masterKeyOf(call) }) : undefined;
+export async function unitsOf(ctx: DeskContext, call: Invocation): Promise<Units> {
+  const keys = ctx.local
+    ? ctx.local.store.keys(ctx.local.who, { masterKey: masterKeyOf(call) })
+    : await keysOverFabric(ctx.fabric);
   return new Units(ctx.fabric, ctx.desk, keys);
 }
 
@@ -61,7 +63,7 @@ async function withCheckpointUnit<T>(
 ): Promise<T> {
   return withDesk(place, call, async (ctx) => {
     const { desk } = ctx;
-    const units = unitsOf(ctx, call);
+    const units = await unitsOf(ctx, call);
     const here =
       stringFlag(call.values, 'ws') !== undefined
         ? await workspaceOf(desk, call)

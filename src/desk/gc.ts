@@ -32,6 +32,8 @@ export interface GcReport {
   /** Overlay lower layers (this host's desk state) no attached fork uses. */
   removedLayers: number;
   freedBytes: number;
+  /** Snapshots with a tree GC could not read (missing or corrupt): what lies below it is unknowable, and `verify` names the problem. */
+  brokenSnapshots: string[];
 }
 
 /** Walks every tree from every snapshot root, re-hashing each object once; stops at the first problem. */
@@ -120,10 +122,22 @@ export async function collectGarbage(
   const expired = options.keepLast === undefined ? 0 : await expireSnapshots(store, options.keepLast);
   const live = new Set<string>();
   const marked = new Set<string>();
+  let broken = false;
   const mark = async (digest: string): Promise<void> => {
     if (live.has(digest)) return;
     live.add(digest);
-    for (const child of (await loadDir(objects, dirNode(digest))).values()) {
+    let children: Awaited<ReturnType<typeof loadDir>>;
+    try {
+      children = await loadDir(objects, dirNode(digest));
+    } catch (error) {
+      // One bad snapshot (a client committed a tree naming what is not there) must not stop GC for the
+      // whole tenant: the snapshot is reported, the rest is collected.
+      const code = (error as CairnError).code;
+      if (code !== 'NOT_FOUND' && code !== 'CORRUPT') throw error;
+      broken = true;
+      return;
+    }
+    for (const child of children.values()) {
       if (child.kind === 'file') for (const c of child.chunks) live.add(c);
       else if (child.kind === 'dir') await mark(child.tree as string);
     }
@@ -136,6 +150,7 @@ export async function collectGarbage(
     removedPacks: 0,
     removedLayers: 0,
     freedBytes: 0,
+    brokenSnapshots: [],
   };
   const doomedPacks: string[] = [];
   for (let round = 0; ; round++) {
@@ -144,7 +159,9 @@ export async function collectGarbage(
     );
     for (const s of snaps) {
       if (!marked.has(s.id)) {
+        broken = false;
         await mark(s.root);
+        if (broken) report.brokenSnapshots.push(s.id);
         marked.add(s.id);
       }
     }
@@ -173,7 +190,9 @@ export async function collectGarbage(
         inline: number;
       }>('SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?', [tenant]);
       for (const p of packs) {
-        const abandoned = p.state === 'writing' && Number(p.created_at) < started - graceMs;
+        // A pack some live object points at is never taken, whatever its state says.
+        const abandoned =
+          p.state === 'writing' && Number(p.created_at) < started - graceMs && !used.has(p.digest);
         if ((p.state === 'live' && !used.has(p.digest)) || abandoned) {
           await tx.run('DELETE FROM desk_packs WHERE tenant = ? AND digest = ?', [tenant, p.digest]);
           if (abandoned)

@@ -210,36 +210,35 @@ export class LocalDeskStore implements DeskStore {
 
   async discardPacks(digests: readonly string[]): Promise<void> {
     if (digests.length === 0) return;
-    authorize(this.who, 'desk.write');
-    // Blobs first: on a full disk they are what frees the space, and a 'writing' row left without its
-    // blob is what GC sweeps anyway. A pack some commit made live is never deleted here.
-    const writing = await this.engine.read(this.tenant, async (tx) => {
-      const rows: string[] = [];
+    // Rows first, under the desk lock, and only of packs no commit made live: a live pack's bytes are
+    // never deleted here, whoever asks. Then the blobs of those packs, and of digests with no row at all
+    // (a put cut off before its row, or a blob whose row GC took) — nothing indexed can point there.
+    const doomed = await this.write('desk.write', async (tx) => {
+      await lockDesk(tx, this.tenant);
+      const out: string[] = [];
       await inBatches(digests, async (slice) => {
-        for (const r of await tx.all<{ digest: string }>(
-          `SELECT digest FROM desk_packs WHERE tenant = ? AND state = 'writing' AND digest IN (${placeholders(slice.length)})`,
-          [this.tenant, ...slice],
-        ))
-          rows.push(r.digest);
-      });
-      return rows;
-    });
-    const unannounced = digests.filter((d) => !writing.includes(d));
-    for (const digest of [...writing, ...unannounced])
-      await this.blobs.delete(this.tenant, digest).catch(() => undefined);
-    await this.engine.write(this.tenant, (tx) =>
-      inBatches(writing, async (slice) => {
         const list = placeholders(slice.length);
-        await tx.run(
-          `DELETE FROM desk_packs WHERE tenant = ? AND state = 'writing' AND digest IN (${list})`,
+        const known = await tx.all<{ digest: string; state: string }>(
+          `SELECT digest, state FROM desk_packs WHERE tenant = ? AND digest IN (${list})`,
           [this.tenant, ...slice],
         );
-        await tx.run(`DELETE FROM desk_staged WHERE tenant = ? AND pack IN (${list})`, [
+        const state = new Map(known.map((r) => [r.digest, r.state]));
+        const writing = slice.filter((d) => state.get(d) === 'writing');
+        out.push(...slice.filter((d) => !state.has(d)), ...writing);
+        if (writing.length === 0) return;
+        const wl = placeholders(writing.length);
+        await tx.run(`DELETE FROM desk_packs WHERE tenant = ? AND state = 'writing' AND digest IN (${wl})`, [
           this.tenant,
-          ...slice,
+          ...writing,
         ]);
-      }),
-    );
+        await tx.run(`DELETE FROM desk_staged WHERE tenant = ? AND pack IN (${wl})`, [
+          this.tenant,
+          ...writing,
+        ]);
+      });
+      return out;
+    });
+    for (const digest of doomed) await this.blobs.delete(this.tenant, digest).catch(() => undefined);
   }
 
   // ---- the commit ---------------------------------------------------------------
@@ -319,13 +318,13 @@ export class LocalDeskStore implements DeskStore {
         this.who,
         { session: ws.session, branch: ws.branch, kind: `cairn.ws.${input.kind}`, payload: null },
         log.encodePayload({
+          ...input.payload,
           workspace: ws.id,
           snapshot: row.id,
           root: row.root,
           parent: row.parent,
           files: row.files,
           bytes: row.bytes,
-          ...input.payload,
         }),
         now,
       );
@@ -392,6 +391,16 @@ export class LocalDeskStore implements DeskStore {
     if (input.inline) {
       const inline = input.inline;
       const digest = digestOf(inline);
+      const known = await tx.get<{ inline: number }>(
+        'SELECT inline FROM desk_packs WHERE tenant = ? AND digest = ?',
+        [tenant, digest],
+      );
+      if (known && Number(known.inline) !== 1)
+        throw new CairnError(
+          'INVALID_ARGUMENT',
+          `pack ${digest} was stored with putPack: name it in \`packs\`, not as the inline pack`,
+          { pack: digest },
+        );
       await tx.run(
         `INSERT INTO desk_packs (tenant, digest, state, size, created_at, inline, bytes) VALUES (?, ?, 'live', ?, ?, 1, ?)
          ON CONFLICT (tenant, digest) DO NOTHING`,
@@ -401,6 +410,17 @@ export class LocalDeskStore implements DeskStore {
     }
     const expected = [...new Set([...input.reused, input.root])].filter((d) => !fresh.has(d));
     const present = await findObjects(tx, tenant, expected);
+    const rootKind = fresh.has(input.root)
+      ? inlineEntries.find((e) => e.digest === input.root)?.kind
+      : present.get(input.root)?.kind;
+    if (rootKind !== undefined && rootKind !== 'tree')
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `root ${input.root} is a file chunk, not a tree: name the root tree`,
+        {
+          root: input.root,
+        },
+      );
     return expected.filter((d) => !present.has(d));
   }
 

@@ -1,5 +1,6 @@
 import { CairnError } from '../errors.js';
 import { digestOf } from './chunker.js';
+import { decodeTree } from './tree.js';
 
 /**
  * A desk pack is self-describing: after its objects comes an index of them,
@@ -124,13 +125,26 @@ export function verifyPack(name: string, pack: Buffer): PackEntry[] {
     );
   const entries = readPackIndex(pack);
   for (const e of entries) {
-    const got = digestOf(pack.subarray(e.off, e.off + e.len));
+    const bytes = pack.subarray(e.off, e.off + e.len);
+    const got = digestOf(bytes);
     if (got !== e.digest)
       throw new CairnError(
         'INVALID_ARGUMENT',
         `pack ${name} says the object at ${e.off} is ${e.digest} but its bytes hash to ${got}: nothing was stored`,
         { pack: name, digest: e.digest, actual: got },
       );
+    // A tree must read as one: a malformed tree would break every walk of the tenant's snapshots (GC, verify).
+    if (e.kind === 'tree') {
+      try {
+        decodeTree(e.digest, Buffer.from(bytes));
+      } catch (error) {
+        throw new CairnError(
+          'INVALID_ARGUMENT',
+          `pack ${name} holds tree ${e.digest} that is not a valid tree (${(error as Error).message}): nothing was stored`,
+          { pack: name, digest: e.digest },
+        );
+      }
+    }
   }
   return entries;
 }

@@ -108,7 +108,29 @@ export async function snapshotRow(tx: SqlExecutor, tenant: string, id: string): 
   return normalise(row);
 }
 
+/** A primary-key clash: the id the caller proposed is taken (SQLite, or PostgreSQL's `…_pkey`). */
+function idTaken(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return (
+    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    (e.code === '23505' && (e.constraint ?? '').endsWith('_pkey'))
+  );
+}
+
+function taken(what: string, id: string): CairnError {
+  return new CairnError('CONFLICT', `${what} id ${id} is taken: propose another (a fresh random id)`, { id });
+}
+
 export async function insertSnapshot(tx: SqlExecutor, r: SnapshotRow): Promise<void> {
+  try {
+    await insertSnapshotRow(tx, r);
+  } catch (error) {
+    if (idTaken(error)) throw taken('snapshot', r.id);
+    throw error;
+  }
+}
+
+async function insertSnapshotRow(tx: SqlExecutor, r: SnapshotRow): Promise<void> {
   await tx.run(`INSERT INTO desk_snapshots (${SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     r.tenant,
     r.id,
@@ -144,6 +166,7 @@ export async function insertWorkspace(tx: SqlExecutor, r: WorkspaceRow): Promise
       ],
     );
   } catch (error) {
+    if (idTaken(error)) throw taken('workspace', r.id);
     const code = (error as { code?: string }).code;
     if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw alreadyAttached(r.path);
     throw error;

@@ -77,7 +77,7 @@ export const DESK_OPS = {
     input: schema.DeskCommitInput,
     output: shape.DeskCommitted,
     // The commit names every object it reuses (a digest each: ~70 bytes of JSON), so its body grows with the tree.
-    http: { method: 'POST', path: '/v1/desk/snapshots', status: 201, maxBodyBytes: 96 * 1024 * 1024 },
+    http: { method: 'POST', path: '/v1/desk/snapshots', status: 201, maxBodyBytes: 24 * 1024 * 1024 },
     run: (ctx, input) => {
       const { inline, ...rest } = input;
       let pack: Buffer | undefined;

@@ -2,6 +2,7 @@
  * The keys' operations that need no master key: approvals (a person's
  * decision on a held request) and grants (what each branch may do).
  */
+import * as log from '../log/session-log.js';
 import * as schema from '../schema.js';
 import { op } from './op.js';
 import * as shape from './shapes.js';
@@ -117,6 +118,31 @@ export const KEYS_OPS = {
     output: shape.Approval,
     http: { method: 'POST', path: '/v1/approvals/{approval}/deny' },
     run: (ctx, input) => ctx.keys().decide(input.approval, 'deny', input.note),
+  }),
+  getGrant: op({
+    name: 'getGrant',
+    summary: 'Get one grant',
+    effect: 'read',
+    runs: 'anywhere',
+    input: schema.GetGrantInput,
+    output: shape.Grant,
+    http: { method: 'GET', path: '/v1/grants/{grant}' },
+    run: (ctx, input) => ctx.keys().getGrant(input.grant),
+  }),
+  checkGrant: op({
+    name: 'checkGrant',
+    summary:
+      'Check a grant a branch still to be made would get: refused as addGrant would refuse it; issues nothing',
+    effect: 'read',
+    runs: 'anywhere',
+    input: schema.CheckGrantInput,
+    output: shape.Done,
+    http: { method: 'POST', path: '/v1/grants/check' },
+    run: async (ctx, input) => {
+      await ctx.read('session.read', (tx) => log.getSession(tx, ctx.who, input.session));
+      await ctx.keys().checkGrant(input);
+      return { ok: true as const };
+    },
   }),
   listGrants: op({
     name: 'listGrants',

@@ -101,6 +101,28 @@ export interface UnitRestorePreview {
   };
 }
 
+/**
+ * What the unit needs of the keys: the branch's grants (a checkpoint records
+ * them, a restore preview says how they stand) and, for a fork that hands
+ * grants on, checking and issuing them. The keys themselves (`Keys`) are
+ * one; `keysOverFabric` is the other, through a server.
+ */
+export type UnitKeys = Pick<Keys, 'who' | 'listGrants' | 'getGrant' | 'checkGrant' | 'grant'>;
+
+/** The unit's keys through a fabric (a server's): each call one operation of the table. */
+export async function keysOverFabric(fabric: Fabric): Promise<UnitKeys> {
+  const who = await fabric.whoami();
+  return {
+    who,
+    listGrants: async (filter = {}) => (await fabric.listGrants(filter)).grants,
+    getGrant: (id) => fabric.getGrant({ grant: id }),
+    checkGrant: async (input) => {
+      await fabric.checkGrant(input);
+    },
+    grant: (input) => fabric.addGrant(input),
+  };
+}
+
 /** Where a fork's branch workspaces go unless the caller says: beside the forked workspace. */
 export function defaultForkRoot(ws: Workspace): string {
   return `${ws.dir}.forks`;
@@ -110,7 +132,7 @@ export class Units {
   constructor(
     private readonly fabric: Fabric,
     private readonly desk: Desk,
-    private readonly keys?: Keys,
+    private readonly keys?: UnitKeys,
   ) {}
 
   /** The branch's active grants, as a checkpoint records them. */
@@ -369,7 +391,7 @@ export class Units {
       });
       const grants: GrantRef[] = [];
       for (const plan of plans[i] ?? []) {
-        const g = await (this.keys as Keys).grant({ session: checkpoint.session, branch: name, ...plan });
+        const g = await (this.keys as UnitKeys).grant({ session: checkpoint.session, branch: name, ...plan });
         grants.push({ id: g.id, credential: g.credential, mode: g.mode, approval: g.approval });
       }
       out.push({ branch: forked.workspace.branch, workspace: forked.workspace, grants });
@@ -557,9 +579,9 @@ export class Units {
   private async endedGrants(
     ws: Workspace,
   ): Promise<{ id: string; credential: string; mode: string; state: string }[]> {
-    const ended = (await (this.keys as Keys).listGrants({ session: ws.session, branch: ws.branch })).filter(
-      (g) => g.state !== 'active',
-    );
+    const ended = (
+      await (this.keys as UnitKeys).listGrants({ session: ws.session, branch: ws.branch })
+    ).filter((g) => g.state !== 'active');
     const recorded = new Set<string>();
     if (ended.some((g) => g.uses === 0)) {
       const { events } = await readAll((from) =>
