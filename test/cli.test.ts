@@ -733,9 +733,16 @@ describe('cairn cred, grant, exec --branch, approvals', () => {
   });
 });
 
-/** Starts `cairn serve` on a free port over a store folder; resolves with its URL and token once it prints them. */
+/**
+ * Starts `cairn serve` on a free port over a store folder; resolves with its URL and token once it prints
+ * them, what it has written on stderr so far (`log()`), and `stop()` (SIGTERM, then its exit code).
+ */
 async function serveStore(dir: string, extra: string[] = []) {
   const child = start(['serve', '--port', '0', '--json', '--store', dir, ...extra]);
+  let log = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    log += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     let buffered = '';
@@ -747,6 +754,7 @@ async function serveStore(dir: string, extra: string[] = []) {
   });
   return {
     ...served,
+    log: () => log,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;
@@ -863,20 +871,8 @@ describe('the keys through a server (--url)', () => {
       id: (await heldWrites(keys, session.id, 'sk_remote_1', ['{"amount":1}', '{"amount":2}'])).grant,
     };
     await library.close();
-    const child = start(['serve', '--port', '0', '--json', '--store', s, '--master-key-file', keyFile]);
-    let serverLog = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      serverLog += d;
-    });
+    const served = await serveStore(s, ['--master-key-file', keyFile]);
     try {
-      const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
-        let buffered = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          buffered += chunk;
-          if (buffered.includes('\n')) resolve(JSON.parse(buffered.split('\n')[0]!));
-        });
-        child.on('exit', (code) => reject(new Error(`cairn serve exited with ${code}`)));
-      });
       // A host with no store: an empty working directory and home; nothing of Cairn's may appear there.
       const host = join(work, 'keys-remote-host');
       mkdirSync(host);
@@ -960,14 +956,14 @@ describe('the keys through a server (--url)', () => {
       );
       expect(localKey.code).toBe(2);
       expect(localKey.stderr).toContain('its own master key');
-      expect(serverLog).not.toContain(value);
+      expect(served.log()).not.toContain(value);
       // Bad input is refused at the server's edge, with the same code as locally.
       const bad = await remote(['deny', 'not-an-approval']);
       expect(bad.code).toBe(5);
       expect(doc(bad).error.code).toBe('INVALID_ARGUMENT');
       expect(readdirSync(host)).toEqual([]);
     } finally {
-      child.kill('SIGTERM');
+      await served.stop();
     }
   });
 });

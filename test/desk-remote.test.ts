@@ -14,18 +14,10 @@ import { MasterKey } from '../src/keys/crypto.js';
 import { MAX_PACK_BYTES } from '../src/ops/desk-ops.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { Store } from '../src/store.js';
+import { expectCode } from '../src/testing/expect-code.js';
 import { keysOverFabric, Units } from '../src/unit/unit.js';
 import { tempDir, twoTenants } from './support/stores.js';
 import { describeTree, fidelityTree, put } from './support/trees.js';
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CairnError);
-  return (error as CairnError).code;
-}
 
 /** A pack of one object whose index names `claimed` (a lie when it is not the bytes' digest). */
 function onePack(
@@ -129,36 +121,33 @@ describe('the desk over the network (a host with no store, a server that has one
     const honest = randomBytes(1000);
     const liar = randomBytes(1000);
     const { digest, pack } = onePack(liar, digestOf(honest));
-    expect(await codeOf(a.deskPutPack({ digest, bytes: pack }))).toBe('INVALID_ARGUMENT');
+    await expectCode(a.deskPutPack({ digest, bytes: pack }), 'INVALID_ARGUMENT');
     // A pack not named by its own hash.
     const good = onePack(honest);
-    expect(await codeOf(a.deskPutPack({ digest: digestOf(honest), bytes: good.pack }))).toBe(
-      'INVALID_ARGUMENT',
-    );
+    await expectCode(a.deskPutPack({ digest: digestOf(honest), bytes: good.pack }), 'INVALID_ARGUMENT');
     // Junk with no index.
     const junk = randomBytes(500);
-    expect(await codeOf(a.deskPutPack({ digest: digestOf(junk), bytes: junk }))).toBe('INVALID_ARGUMENT');
+    await expectCode(a.deskPutPack({ digest: digestOf(junk), bytes: junk }), 'INVALID_ARGUMENT');
     // An inline pack in a commit is checked the same way.
     const lie = onePack(liar, digestOf(honest)).pack;
     put(join(hostSide.dir, 'w'), 'a.txt', 'a\n');
     const ws = await (await deskOf(a)).attach({ dir: join(hostSide.dir, 'w') });
-    expect(
-      await codeOf(
-        a.deskCommit({
-          id: 'sn_00000000000000000000000000',
-          workspace: ws.workspace.id,
-          expectHead: ws.workspace.headSnapshot,
-          kind: 'checkpoint',
-          root: digestOf(honest),
-          files: 1,
-          bytes: 1000,
-          addedBytes: 1000,
-          packs: [],
-          inline: lie.toString('base64'),
-          reused: [],
-        }),
-      ),
-    ).toBe('INVALID_ARGUMENT');
+    await expectCode(
+      a.deskCommit({
+        id: 'sn_00000000000000000000000000',
+        workspace: ws.workspace.id,
+        expectHead: ws.workspace.headSnapshot,
+        kind: 'checkpoint',
+        root: digestOf(honest),
+        files: 1,
+        bytes: 1000,
+        addedBytes: 1000,
+        packs: [],
+        inline: lie.toString('base64'),
+        reused: [],
+      }),
+      'INVALID_ARGUMENT',
+    );
     expect((await a.deskMissing({ digests: [digestOf(honest)] })).missing).toEqual([digestOf(honest)]);
     // The honest pack goes in, twice (a resend after a cut connection): one pack, staged, not yet reachable.
     await a.deskPutPack({ digest: good.digest, bytes: good.pack });
@@ -248,38 +237,22 @@ describe('the desk over the network (a host with no store, a server that has one
       reused: [] as string[],
     };
     const head = () => a.getWorkspace({ workspace: first.workspace.id }).then((w) => w.headSnapshot);
-    expect(
-      await codeOf(
-        a.deskCommit({
-          ...base,
-          id: newId('snapshot'),
-          expectHead: await head(),
-          root: first.checkpoint.snapshot.root,
-          inline: stored.pack.toString('base64'),
-        }),
-      ),
-    ).toBe('INVALID_ARGUMENT');
+    /** A commit on `first`'s head as it is now, with a fresh id unless `extra` names one. */
+    const commit = async (extra: Partial<Parameters<typeof a.deskCommit>[0]> & { root: string }) =>
+      a.deskCommit({ ...base, id: newId('snapshot'), expectHead: await head(), ...extra });
+    await expectCode(
+      commit({ root: first.checkpoint.snapshot.root, inline: stored.pack.toString('base64') }),
+      'INVALID_ARGUMENT',
+    );
     // 3. A root that is a file chunk, and a tree object that is no tree, are refused.
     const chunk = (
       JSON.parse((await a.deskReadObjects({ digests: [first.checkpoint.snapshot.root] }))[0]!.toString())
         .e[0] as string[][]
     )[4]![0]!;
-    expect(
-      await codeOf(
-        a.deskCommit({
-          ...base,
-          id: newId('snapshot'),
-          expectHead: await head(),
-          root: chunk,
-          reused: [chunk],
-        }),
-      ),
-    ).toBe('INVALID_ARGUMENT');
+    await expectCode(commit({ root: chunk, reused: [chunk] }), 'INVALID_ARGUMENT');
     const notATree = Buffer.from('{"v":1,"e":[["x","f"]]}');
     const badTree = onePack(notATree, digestOf(notATree), 'tree');
-    expect(await codeOf(a.deskPutPack({ digest: badTree.digest, bytes: badTree.pack }))).toBe(
-      'INVALID_ARGUMENT',
-    );
+    await expectCode(a.deskPutPack({ digest: badTree.digest, bytes: badTree.pack }), 'INVALID_ARGUMENT');
     // 4. A valid tree naming what is not there: the snapshot is the committer's own problem; GC still runs.
     const dangling = encodeTree([
       { name: 'gone', kind: 'dir', tree: digestOf(randomBytes(8)), files: 1, bytes: 1 },
@@ -287,10 +260,7 @@ describe('the desk over the network (a host with no store, a server that has one
     const danglingPack = onePack(dangling.bytes, dangling.digest, 'tree');
     await a.deskPutPack({ digest: danglingPack.digest, bytes: danglingPack.pack });
     // 5. The payload cannot rewrite the snapshot event's own fields.
-    const committed = await a.deskCommit({
-      ...base,
-      id: newId('snapshot'),
-      expectHead: await head(),
+    const committed = await commit({
       root: dangling.digest,
       packs: [danglingPack.digest],
       payload: { root: digestOf(randomBytes(8)), snapshot: 'sn_00000000000000000000000000' },
@@ -298,17 +268,10 @@ describe('the desk over the network (a host with no store, a server that has one
     const event = await a.getEvent({ event: committed.snapshot.event });
     expect(event.payload).toMatchObject({ root: dangling.digest, snapshot: committed.snapshot.id });
     // 6. A snapshot id proposed twice is CONFLICT, not a server fault.
-    expect(
-      await codeOf(
-        a.deskCommit({
-          ...base,
-          id: committed.snapshot.id,
-          expectHead: await head(),
-          root: dangling.digest,
-          reused: [dangling.digest],
-        }),
-      ),
-    ).toBe('CONFLICT');
+    await expectCode(
+      commit({ id: committed.snapshot.id, root: dangling.digest, reused: [dangling.digest] }),
+      'CONFLICT',
+    );
     const check = store.desk(admin, { stateDir: join(serverSide.dir, 'rt-state'), host: 'rt-check' });
     const gc = await check.gc({ graceMs: 0 });
     expect(gc.brokenSnapshots).toEqual([committed.snapshot.id]);
@@ -346,11 +309,11 @@ describe('the desk over the network (a host with no store, a server that has one
     put(work, 'plan.txt', `tenant A only ${randomBytes(8).toString('hex')}\n`);
     const { workspace, checkpoint } = await (await deskOf(a)).attach({ dir: work });
     const root = checkpoint.snapshot.root;
-    expect(await codeOf(b.deskReadObjects({ digests: [root] }))).toBe('NOT_FOUND');
+    await expectCode(b.deskReadObjects({ digests: [root] }), 'NOT_FOUND');
     expect((await b.deskMissing({ digests: [root] })).missing).toEqual([root]);
-    expect(await codeOf(b.getWorkspace({ workspace: workspace.id }))).toBe('NOT_FOUND');
-    expect(await codeOf(b.getSnapshot({ snapshot: checkpoint.snapshot.id }))).toBe('NOT_FOUND');
-    expect(await codeOf(b.listSnapshots({ workspace: workspace.id }))).toBe('NOT_FOUND');
+    await expectCode(b.getWorkspace({ workspace: workspace.id }), 'NOT_FOUND');
+    await expectCode(b.getSnapshot({ snapshot: checkpoint.snapshot.id }), 'NOT_FOUND');
+    await expectCode(b.listSnapshots({ workspace: workspace.id }), 'NOT_FOUND');
     expect((await b.listWorkspaces()).items).toEqual([]);
     // B committing a snapshot that reuses A's root: refused (the object is not B's), nothing recorded.
     const bDesk = await deskOf(b, 'b-host');
@@ -374,7 +337,7 @@ describe('the desk over the network (a host with no store, a server that has one
     expect((error as CairnError).code).toBe('CONFLICT');
     expect((await b.listSnapshots({ workspace: bWs.workspace.id })).items).toHaveLength(1);
     // And A's workspace cannot be forked or detached by B.
-    expect(await codeOf(b.detachWorkspace({ workspace: workspace.id }))).toBe('NOT_FOUND');
+    await expectCode(b.detachWorkspace({ workspace: workspace.id }), 'NOT_FOUND');
     expect((await a.getWorkspace({ workspace: workspace.id })).state).toBe('attached');
   });
 });

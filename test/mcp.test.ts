@@ -31,6 +31,19 @@ function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
   });
 }
 
+/** The URL `cairn mcp --port` prints on stderr once it listens. */
+function mcpUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      err += d;
+      const found = /http:\/\/\S+/.exec(err);
+      if (found) resolve(found[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
+  });
+}
+
 const mkdirp = (dir: string) => {
   mkdirSync(dir, { recursive: true });
   return dir;
@@ -225,15 +238,7 @@ describe('MCP drives the unit of work (cairn mcp in the workspace)', () => {
     const { store, ws } = attachedWorkspace(mkdirp(join(temp.dir, 'http')));
     const child = spawn(process.execPath, [bin, 'mcp', '--port', '0', '--store', store], { cwd: ws });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        child.stderr.setEncoding('utf8').on('data', (d: string) => {
-          err += d;
-          const found = /http:\/\/\S+/.exec(err);
-          if (found) resolve(found[0]);
-        });
-        child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
-      });
+      const url = await mcpUrl(child);
       const client = new Client({ name: 'cairn-test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       try {
@@ -401,15 +406,7 @@ describe('MCP conformance (@modelcontextprotocol/conformance 0.1.13)', () => {
     const store = join(temp.dir, 'store');
     expect(spawnSync(process.execPath, [bin, 'init', '--store', store]).status).toBe(0);
     child = spawn(process.execPath, [bin, 'mcp', '--port', '0', '--store', store]);
-    url = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        err += d;
-        const found = /http:\/\/\S+/.exec(err);
-        if (found) resolve(found[0]);
-      });
-      child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
-    });
+    url = await mcpUrl(child);
   });
 
   afterAll(async () => {
