@@ -1,85 +1,16 @@
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliIn, type Doc, doc, firstDocument } from './support/cli.js';
 
 // End-to-end: these spawn the built CLI (run `npx tsc -p tsconfig.json` first).
-const bin = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'cairn-cli-'));
 const store = join(work, 'store');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * The test process's environment without CAIRN_* and with a home folder of the test's own, so a
- * developer's settings and default store can neither leak in nor be touched.
- */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('CAIRN_') && key !== 'XDG_DATA_HOME'),
-  );
-  return { ...env, HOME: join(work, 'default-home'), ...extra };
-}
-
-function start(args: string[], env: Record<string, string> = {}, cwd = work): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [bin, ...args], { cwd, env: cleanEnv(env) });
-}
-
-function cairn(
-  args: string[],
-  options: { input?: string; env?: Record<string, string>; cwd?: string } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = start(args, options.env, options.cwd);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON read back from the CLI's stdout; the assertions check its shape.
-type Doc = Record<string, any>;
-
-/** Exactly one JSON document, on one line. */
-function doc(run: Run): Doc {
-  const lines = run.stdout.split('\n').filter((l) => l !== '');
-  expect(lines, run.stderr).toHaveLength(1);
-  return JSON.parse(lines[0]!);
-}
-
-/** Runs a command in --json mode against a store (the shared one by default) and expects success. */
-async function ok(args: string[], options: { input?: string; store?: string } = {}): Promise<Doc> {
-  const run = await cairn([...args, '--json', '--store', options.store ?? store], options);
-  expect(run.stderr).toBe('');
-  expect(run.code).toBe(0);
-  return doc(run);
-}
-
-/** Expects a failure: the exit code, one `cairn: …` line on stderr, and the error document. */
-async function fails(args: string[], code: number, options: { input?: string } = {}) {
-  const run = await cairn([...args, '--json'], options);
-  expect(run.code, run.stderr).toBe(code);
-  const lines = run.stderr.split('\n').filter((l) => l !== '');
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^cairn: /);
-  return doc(run).error as { code: string; message: string; data: Record<string, unknown> };
-}
+const { start, cairn, ok, fails } = cliIn(work, store);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -744,14 +675,7 @@ async function serveStore(dir: string, extra: string[] = []) {
     log += d;
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.includes('\n')) resolve(JSON.parse(buffered.split('\n')[0]!));
-    });
-    child.on('exit', (code) => reject(new Error(`cairn serve exited with ${code}`)));
-  });
+  const served = await firstDocument<{ url: string; token: string }>(child, 'cairn serve');
   return {
     ...served,
     log: () => log,

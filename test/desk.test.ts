@@ -223,6 +223,41 @@ function deskSuite(backend: Backend) {
       expect(readFileSync(join(work, 'd1/f1.txt'), 'utf8')).toBe('v1 1\n');
     });
 
+    it('prepare scans without recording; the next checkpoint records what it and the watcher found', async () => {
+      const work = join(temp.dir, 'work');
+      for (let i = 0; i < 20; i++) put(work, `d${i % 4}/f${i}.txt`, `v1 ${i}\n`);
+      await openDesk();
+      const { workspace, checkpoint: first } = await desk.attach({ dir: work });
+      await desk.close();
+      // Changed while no desk looked: a new file, an edit, and a credential file the guard withholds.
+      put(work, 'd0/f0.txt', 'while away\n');
+      put(work, 'd5/new.txt', `${randomBytes(64).toString('hex')}\n`);
+      put(work, '.env', 'DATABASE_PASSWORD=hunter2-very-secret-value\n');
+      const watching = another(who, { watch: true });
+      await watching.prepare(workspace.id);
+      await watching.prepare(workspace.id);
+      expect((await watching.listSnapshots(workspace.id)).map((s) => s.id)).toEqual([first.snapshot.id]);
+      // Then one edit the watcher sees: the checkpoint holds it and what prepare found.
+      execFileSync('sh', ['-c', `printf v2 > "${join(work, 'd1/f1.txt')}"`]);
+      const taken = await watching.checkpoint(workspace.id);
+      expect(taken.created).toBe(true);
+      expect(taken.withheld).toEqual(['.env']);
+      const listed = await watching.diff({ from: first.snapshot.id, to: taken.snapshot.id, patches: false });
+      expect(listed.map((d) => `${d.change} ${d.path}`)).toEqual([
+        'modified d0/f0.txt',
+        'modified d1/f1.txt',
+        'added d5',
+        'added d5/new.txt',
+      ]);
+      // Every object it names is stored: a desk with nothing cached restores it exactly.
+      await watching.close();
+      const fresh = another(who);
+      await fresh.restore(workspace.id, first.snapshot.id);
+      await fresh.restore(workspace.id, taken.snapshot.id);
+      expect(readFileSync(join(work, 'd5/new.txt'), 'utf8')).toMatch(/^[0-9a-f]{128}\n$/);
+      expect((await fresh.verify()).ok).toBe(true);
+    });
+
     it('with a watcher, catches in-place same-size edits, deletes, renames and chmod, as a full scan would', async () => {
       const work = join(temp.dir, 'work');
       for (let i = 0; i < 12; i++) put(work, `d${i % 3}/f${i}.txt`, `aaaa ${i}\n`);

@@ -1,4 +1,5 @@
 import type { Fabric } from '../fabric.js';
+import type { DeskContext } from './desk-commands.js';
 import type { Output } from './output.js';
 
 export interface FlagSpec {
@@ -23,6 +24,17 @@ export interface Invocation {
   stdin: NodeJS.ReadableStream;
   /** The directory relative paths on the command line are resolved against. */
   cwd: string;
+  /** Inside `cairn watch`: its long-lived desk over its store, which workspace commands on that store use. */
+  shared?: SharedDesk;
+}
+
+/** A desk kept open by a long-lived process (`cairn watch`) for the commands it runs. */
+export interface SharedDesk {
+  /** The store folder it holds open. */
+  dir: string;
+  /** The store config the desk was opened under, as JSON: a changed config is not served from it. */
+  config: string;
+  ctx: DeskContext;
 }
 
 interface CommandBase {

@@ -6,6 +6,7 @@ import { KEYS_COMMANDS } from './keys-commands.js';
 import { MCP_COMMANDS } from './mcp-commands.js';
 import { STORE_COMMANDS } from './store-commands.js';
 import { UNIT_COMMANDS } from './unit-commands.js';
+import { WATCH_COMMANDS } from './watch-command.js';
 
 /** Every command, in the order `cairn help` lists them. */
 export const COMMANDS: Command[] = [
@@ -13,6 +14,7 @@ export const COMMANDS: Command[] = [
   ...FABRIC_COMMANDS,
   ...DESK_COMMANDS,
   ...UNIT_COMMANDS,
+  ...WATCH_COMMANDS,
   demo,
   ...KEYS_COMMANDS,
   ...MCP_COMMANDS,

@@ -88,6 +88,17 @@ export async function withDesk<T>(
       await ctx.desk.close();
     }
   };
+  const shared = call.shared;
+  if (
+    shared &&
+    place.kind === 'local' &&
+    shared.dir === place.dir &&
+    !stringFlag(call.values, 'secrets') &&
+    JSON.stringify(readStoreConfig(place.dir)) === shared.config
+  ) {
+    // `cairn watch`'s own desk: kept open (and watching) for the next command.
+    return fn(shared.ctx);
+  }
   if (place.kind === 'remote') {
     const [{ connect }, { remoteDesk }] = await Promise.all([
       import('../client/remote-fabric.js'),

@@ -3,7 +3,6 @@
  * `--version` needs nothing more, and the commands (with the library behind
  * them) are loaded once a command line asks for one.
  */
-import { isAbsolute, join, resolve } from 'node:path';
 import type { Fabric } from '../fabric.js';
 import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from './args.js';
 import {
@@ -11,12 +10,14 @@ import {
   commandName,
   type DeskCommand,
   type FabricCommand,
-  type FlagValues,
   type Invocation,
+  type SharedDesk,
   type StoreCommand,
 } from './command.js';
+import { ignoreClosedPipe } from './front.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { EXIT, Output, UsageError } from './output.js';
+import { fromEnv, storeDir } from './store-dir.js';
 import { cliVersion } from './version.js';
 
 /** What the CLI reads from its process, passed in so commands need no globals (only `serve` listens for signals). */
@@ -26,13 +27,8 @@ export interface CliWorld {
   stdin: NodeJS.ReadableStream;
   env: Record<string, string | undefined>;
   cwd: string;
-}
-
-/** A reader that stopped reading (`cairn log show | head`) is not an error worth a stack trace. */
-function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  /** Set inside `cairn watch`, which runs command lines for other processes over its own desk. */
+  shared?: SharedDesk;
 }
 
 function processWorld(): CliWorld {
@@ -87,7 +83,15 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
     return EXIT.ok;
   }
   checkArity(command, values, positionals);
-  const call: Invocation = { values, positionals, out, env: world.env, stdin: world.stdin, cwd: world.cwd };
+  const call: Invocation = {
+    values,
+    positionals,
+    out,
+    env: world.env,
+    stdin: world.stdin,
+    cwd: world.cwd,
+    ...(world.shared ? { shared: world.shared } : {}),
+  };
   const code =
     command.target === 'store'
       ? await runOnStore(command, call, world.cwd)
@@ -113,35 +117,6 @@ function showHelp(words: string[], out: Output, COMMANDS: Command[]): number {
     return EXIT.ok;
   }
   throw new UsageError(`no command "cairn ${names.join(' ')}": run \`cairn help\` to list the commands`);
-}
-
-/** Treats an empty environment variable as unset. */
-function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-/**
- * The local store: --store, else $CAIRN_STORE, else the user's data folder
- * ($XDG_DATA_HOME/cairn, else ~/.local/share/cairn). The default lies outside
- * every project, so `cairn ws attach .` works in any directory and leaves
- * nothing behind in it.
- */
-export function storeDir(
-  values: FlagValues,
-  env: Record<string, string | undefined>,
-  cwd: string,
-): { dir: string; chosen: boolean } {
-  const chosen = stringFlag(values, 'store') ?? fromEnv(env, 'CAIRN_STORE');
-  if (chosen !== undefined) return { dir: resolve(cwd, chosen), chosen: true };
-  const dataHome = fromEnv(env, 'XDG_DATA_HOME');
-  if (dataHome !== undefined && isAbsolute(dataHome)) return { dir: join(dataHome, 'cairn'), chosen: false };
-  const home = fromEnv(env, 'HOME');
-  if (home === undefined || !isAbsolute(home))
-    throw new UsageError(
-      'no home folder to keep the store in ($HOME is not set): pass --store DIR or set $CAIRN_STORE',
-    );
-  return { dir: join(home, '.local', 'share', 'cairn'), chosen: false };
 }
 
 /**

@@ -155,6 +155,8 @@ interface SnapshotOptions {
   alsoNamed?: string[];
   /** The model is known to match the disk (a restore just wrote it): record it without scanning. */
   noScan?: boolean;
+  /** Scan only: keep what the scan stored and found for the next snapshot, record nothing (see `prepare`). */
+  prepare?: boolean;
   also?: AlsoAppend;
   /** The branch head must still be this event when the snapshot commits, else CONFLICT and nothing is recorded. */
   ifHead?: string;
@@ -175,6 +177,14 @@ interface Handle {
   fullScan: boolean;
   busy: Promise<unknown>;
   ignoreText: string | null;
+  /** A `prepare` scan's objects and findings, handed to the next snapshot. */
+  prepared?: Prepared;
+}
+
+interface Prepared {
+  writer: PackWriter;
+  findings: SecretFinding[];
+  unsupported: string[];
 }
 
 const RETRIES = 3;
@@ -390,6 +400,7 @@ export class Desk {
   private drop(id: string): void {
     const h = this.handles.get(id);
     h?.watcher?.close();
+    void h?.prepared?.writer.discard();
     this.handles.delete(id);
   }
 
@@ -569,10 +580,12 @@ export class Desk {
     kind: SnapshotKind,
     extra: SnapshotOptions,
   ): Promise<CheckpointResult> {
-    const writer = this.objects.writer();
+    const carried = h.prepared;
+    h.prepared = undefined;
+    const writer = carried?.writer ?? this.objects.writer();
     const stage = { committing: false };
     try {
-      return await this.snapshotWith(h, kind, extra, writer, stage);
+      return await this.snapshotWith(h, kind, extra, writer, stage, carried);
     } catch (error) {
       if (!stage.committing || isRetry(error)) await writer.discard();
       throw error;
@@ -585,12 +598,18 @@ export class Desk {
     extra: SnapshotOptions,
     writer: PackWriter,
     stage: { committing: boolean },
+    carried?: Prepared,
   ): Promise<CheckpointResult> {
     const findings: SecretFinding[] = [];
     const ctx = this.scanContext(h, writer, findings);
     const dirty: Dirty | 'all' = extra.noScan
       ? { dirs: new Set(), files: new Set(), deep: new Set() }
       : await this.dirtyDirs(h);
+    // A full scan finds again what a prepare found; a partial one reports it once, here.
+    if (carried && dirty !== 'all') {
+      findings.push(...carried.findings);
+      ctx.unsupported.push(...carried.unsupported);
+    }
     if (dirty === 'all') {
       this.scanOffThread(ctx);
       await rescan(ctx, h.root, '', true);
@@ -633,6 +652,10 @@ export class Desk {
       this.refuseUnderPolicy(findings);
     }
     const root = await seal(ctx, h.root);
+    if (extra.prepare) {
+      h.prepared = { writer, findings, unsupported: ctx.unsupported };
+      return { snapshot: h.head, created: false, findings, withheld: [], redacted: [], unsupported: [] };
+    }
     const withheld = findings.filter((f) => f.action === 'withheld').map((f) => f.path);
     if (!extra.force && root === h.head.root) {
       const redacted = await redactedPaths(this.objects, h.root);
@@ -692,6 +715,20 @@ export class Desk {
 
   private refuseUnderPolicy(findings: SecretFinding[]): never {
     throw guardFailure(findings.filter((f) => f.confidence === 'high' && f.action !== 'kept'));
+  }
+
+  /**
+   * Opens a workspace and brings its model in line with the disk without
+   * recording anything, for a long-lived desk (`watch: true`, as in
+   * `cairn watch`): from then on a checkpoint looks only at what the watcher
+   * saw. What the scan stored and found rides with the next snapshot; if
+   * none follows, GC takes the packs it stored after its grace.
+   */
+  async prepare(workspace: string): Promise<void> {
+    await this.withHandle(workspace, async (h) => {
+      if (h.prepared || !h.fullScan) return;
+      await this.snapshot(h, 'checkpoint', { prepare: true });
+    });
   }
 
   /** Snapshots the workspace directory if anything changed since its head snapshot. */
@@ -1183,6 +1220,7 @@ export class Desk {
       if (h.head.id !== '' && h.root.tree === h.head.root)
         saveStatCache(this.statCachePath(id), h.head.id, h.root);
       h.watcher?.close();
+      await h.prepared?.writer.discard();
     }
     this.handles.clear();
     this.mounter.close();
