@@ -6,6 +6,7 @@ import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
 import { CairnError } from '../src/errors.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
+import { syncsOnLoop } from '../src/storage/sqlite/wal-sync.js';
 import { openFabric, Store } from '../src/store.js';
 import { describeBlobConformance } from '../src/testing/blob-conformance.js';
 import { postgresSkip } from './support/postgres.js';
@@ -200,4 +201,19 @@ describe('a damaged session tree', () => {
       }
     });
   }, 60_000);
+});
+
+describe('WalSync: where the fdatasync runs', () => {
+  it('on the event loop only for a lone write after a lone write; on the thread pool under load', () => {
+    // A single writer in a loop: each commit alone, the sync on the loop (no thread-pool round trip).
+    expect(syncsOnLoop(1, 1)).toBe(true);
+    expect(syncsOnLoop(1, 0)).toBe(true);
+    // A batch of many, or a batch of one right after a busy one (more requests are on their way):
+    // the loop must stay free to read them.
+    expect(syncsOnLoop(20, 1)).toBe(false);
+    expect(syncsOnLoop(1, 20)).toBe(false);
+    expect(syncsOnLoop(2, 0)).toBe(false);
+    // A reader waiting for durability is no write.
+    expect(syncsOnLoop(0, 0)).toBe(false);
+  });
 });

@@ -196,7 +196,7 @@ export class SqliteEngine implements Engine {
   async read<T>(_tenant: string, fn: (tx: SqlExecutor) => Promise<T>, options?: ReadOptions): Promise<T> {
     if (this.closed) throw new CairnError('UNAVAILABLE', 'the store is closed: open it again');
     // Show this process's readers only what is durable: wait out commits whose sync is in flight.
-    if (this.walSync.pending) await new Promise<void>((done) => this.walSync.afterDurable(() => done()));
+    if (this.walSync.pending) await new Promise<void>((done) => this.walSync.afterDurable(() => done(), 0));
     if (!options?.consistent) return fn(this.readerTx);
     // A snapshot needs a transaction of its own; a private connection keeps it from other reads.
     const db = new Database(this.path, { readonly: true });
@@ -248,7 +248,7 @@ export class SqliteEngine implements Engine {
           else if (++job.attempts < MAX_TRANSACTION_ATTEMPTS) this.enqueue(job);
           else job.reject(busy(outcome.error));
         });
-      });
+      }, batch.length);
     }
     this.flushing = false;
   }

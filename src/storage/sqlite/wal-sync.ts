@@ -14,16 +14,30 @@ import { CairnError } from '../../errors.js';
  * loop keeps running the next batch. If a sync ever fails the engine stops
  * accepting writes: whether the data reached the disk is unknown.
  *
- * A lone commit (one caller, nothing in flight) is synced on the event loop
- * instead: handing one fdatasync to the thread pool and back costs about
- * 0.2 ms on our test VM, more than the loop loses by waiting — there is no
- * next batch to run meanwhile. As soon as commits overlap, syncs go back to
- * the thread pool and group commit.
+ * A lone commit (one caller, nothing in flight, and the sync before it had
+ * one caller too) is synced on the event loop instead: handing one
+ * fdatasync to the thread pool and back costs about 0.2 ms on our test VM,
+ * more than the loop loses by waiting — there is no next batch to run
+ * meanwhile. As soon as commits overlap, syncs go back to the thread pool
+ * and group commit; a batch of one right after a busy one stays there too
+ * (under load, the next requests are already on their way: blocking the
+ * loop on the sync kept a server from reading them).
  */
+/**
+ * Whether the next sync runs on the event loop: one caller waiting, and the
+ * sync before it had at most one too (see WalSync).
+ */
+export function syncsOnLoop(callers: number, callersBefore: number): boolean {
+  return callers === 1 && callersBefore <= 1;
+}
+
 export class WalSync {
   private fd: number | null = null;
   private inFlight = false;
   private waiting: Array<(error: Error | null) => void> = [];
+  /** Callers waiting on the queued syncs, and on the last one started. */
+  private waitingCallers = 0;
+  private lastCallers = 0;
   private failure: CairnError | null = null;
 
   constructor(private readonly walPath: string) {}
@@ -43,13 +57,14 @@ export class WalSync {
     return this.failure;
   }
 
-  /** Calls `done` once everything committed so far is on disk. */
-  afterDurable(done: (error: Error | null) => void): void {
+  /** Calls `done` once everything committed so far is on disk; `callers` is how many writes it answers. */
+  afterDurable(done: (error: Error | null) => void, callers = 1): void {
     if (this.failure) {
       done(this.failure);
       return;
     }
     this.waiting.push(done);
+    this.waitingCallers += callers;
     if (!this.inFlight) this.start();
   }
 
@@ -60,21 +75,23 @@ export class WalSync {
 
   private start(): void {
     const group = this.waiting;
+    const lone = syncsOnLoop(this.waitingCallers, this.lastCallers);
+    this.lastCallers = this.waitingCallers;
     this.waiting = [];
+    this.waitingCallers = 0;
     this.inFlight = true;
-    const sync =
-      group.length === 1
-        ? (done: (error: NodeJS.ErrnoException | null) => void) => {
-            let failure: NodeJS.ErrnoException | null = null;
-            try {
-              fdatasyncSync(this.fd!);
-            } catch (error) {
-              failure = error as NodeJS.ErrnoException;
-            }
-            // Answer asynchronously, as the thread-pool path does: callers may enqueue from the callback.
-            queueMicrotask(() => done(failure));
+    const sync = lone
+      ? (done: (error: NodeJS.ErrnoException | null) => void) => {
+          let failure: NodeJS.ErrnoException | null = null;
+          try {
+            fdatasyncSync(this.fd!);
+          } catch (error) {
+            failure = error as NodeJS.ErrnoException;
           }
-        : (done: (error: NodeJS.ErrnoException | null) => void) => fdatasync(this.fd!, done);
+          // Answer asynchronously, as the thread-pool path does: callers may enqueue from the callback.
+          queueMicrotask(() => done(failure));
+        }
+      : (done: (error: NodeJS.ErrnoException | null) => void) => fdatasync(this.fd!, done);
     sync((error) => {
       this.inFlight = false;
       if (error) {
