@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { CairnError } from './errors.js';
 
 /**
  * Identifiers are `<prefix>_<time><random>` in Crockford base32: sortable by
@@ -69,7 +70,44 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-export function newId(kind: IdKind, now: number = Date.now()): string {
+/**
+ * An id of one kind, as a type: `ws_…` is a WorkspaceId and no SessionId, so
+ * passing one where the other belongs does not compile. Ids Cairn returns
+ * carry their kind; an id from elsewhere (a command line, a JSON document)
+ * gets it from the schema that validates it at the edge.
+ */
+export type IdOf<K extends IdKind> = `${(typeof ID_PREFIXES)[K]}_${string}`;
+export type SessionId = IdOf<'session'>;
+export type EventId = IdOf<'event'>;
+export type WorkspaceId = IdOf<'workspace'>;
+export type SnapshotId = IdOf<'snapshot'>;
+
+/** What an id with this prefix looks like: the prefix, `_`, 26 lowercase letters and digits. */
+export function idPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}_[0-9a-z]{26}$`);
+}
+
+export function idMessage(prefix: string): string {
+  return `expected an id like ${prefix}_ followed by 26 lowercase letters and digits, as Cairn returned it`;
+}
+
+/**
+ * Text from outside (a command line) checked to be an id of one kind and
+ * typed so; INVALID_ARGUMENT naming `what` otherwise.
+ */
+export function parseId<K extends IdKind>(kind: K, text: string, what: string = kind): IdOf<K> {
+  const prefix = ID_PREFIXES[kind];
+  if (!idPattern(prefix).test(text))
+    throw new CairnError('INVALID_ARGUMENT', `${what} "${text}": ${idMessage(prefix)}`, { field: what });
+  return text as IdOf<K>;
+}
+
+/** parseId for an optional value: undefined stays undefined. */
+export function optionalId<K extends IdKind>(kind: K, text: string | undefined, what: string = kind) {
+  return text === undefined ? undefined : parseId(kind, text, what);
+}
+
+export function newId<K extends IdKind>(kind: K, now: number = Date.now()): IdOf<K> {
   return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(pooledRandom(10))}`;
 }
 

@@ -1,16 +1,12 @@
 import { z } from 'zod';
+import { idMessage, idPattern } from './ids.js';
 
 /**
  * Input schemas, shared by the library edge, the HTTP server (OpenAPI) and the
  * CLI. Input is validated once, here; inside, the types are trusted.
  */
-const id = (prefix: string) =>
-  z
-    .string()
-    .regex(
-      new RegExp(`^${prefix}_[0-9a-z]{26}$`),
-      `expected an id like ${prefix}_ followed by 26 lowercase letters and digits, as Cairn returned it`,
-    );
+const id = <P extends string>(prefix: P) =>
+  z.string().regex(idPattern(prefix), idMessage(prefix)) as unknown as z.ZodType<`${P}_${string}`, string>;
 
 /**
  * Free text that is stored as a column: well-formed Unicode (a lone surrogate

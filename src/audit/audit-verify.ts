@@ -159,7 +159,8 @@ function recordClaims(claims: Claims, row: EntryWithPayload, p: Payload): void {
 }
 
 /** The first column whose value differs from the expected one. */
-function mismatch<R extends object>(row: R, expected: Partial<R>): string | undefined {
+/** The first field where the row differs from what the audit trail claims (claims are unchecked JSON). */
+function mismatch<R extends object>(row: R, expected: { [K in keyof R]?: unknown }): string | undefined {
   return (Object.keys(expected) as Array<keyof R>).find((k) => row[k] !== expected[k]) as string | undefined;
 }
 

@@ -6,6 +6,7 @@ import type { SecretPolicy } from '../desk/guard.js';
 import type { Snapshot, Workspace } from '../desk/rows.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { optionalId, parseId } from '../ids.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { Units } from '../unit/unit.js';
@@ -142,7 +143,7 @@ export function localOnly(ctx: DeskContext, what: string): { store: Store; who: 
 
 /** A workspace by id (`ws_…`) or by a directory it holds (relative to `cwd`; default `cwd` itself). */
 export function workspaceAt(desk: Desk, cwd: string, ref?: string): Promise<Workspace> {
-  if (ref?.startsWith('ws_')) return desk.getWorkspace(ref);
+  if (ref?.startsWith('ws_')) return desk.getWorkspace(parseId('workspace', ref, '--ws'));
   return desk.findWorkspace(resolve(cwd, ref ?? '.'));
 }
 
@@ -188,7 +189,7 @@ const attach: DeskCommand = {
     return withDesk(place, call, async ({ desk }) => {
       const { workspace, checkpoint } = await desk.attach({
         dir: resolve(call.cwd, call.positionals[0]!),
-        session: stringFlag(call.values, 'session'),
+        session: optionalId('session', stringFlag(call.values, 'session'), '--session'),
         branch: stringFlag(call.values, 'branch'),
       });
       call.out.result({ workspace, checkpoint }, [
@@ -267,7 +268,7 @@ const restore: DeskCommand = {
       const ws = await workspaceOf(desk, call);
       const path = stringFlag(call.values, 'path');
       const options = path === undefined ? {} : { paths: [path] };
-      const snapshot = call.positionals[0]!;
+      const snapshot = parseId('snapshot', call.positionals[0]!, 'SNAPSHOT');
       const changeLines = (changes: { change: string; path: string }[]) =>
         changes.map((c) => `${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${c.path}`);
       if (call.values.preview === true) {
@@ -316,8 +317,10 @@ const diff: DeskCommand = {
       const to = stringFlag(call.values, 'to');
       const path = stringFlag(call.values, 'path');
       const items = await desk.diff({
-        from: call.positionals[0]!,
-        ...(to === undefined ? { workspace: (await workspaceOf(desk, call)).id } : { to }),
+        from: parseId('snapshot', call.positionals[0]!, 'SNAPSHOT'),
+        ...(to === undefined
+          ? { workspace: (await workspaceOf(desk, call)).id }
+          : { to: parseId('snapshot', to, '--to') }),
         patches: call.values.stat !== true,
         ...(path === undefined ? {} : { paths: [path] }),
       });
@@ -387,11 +390,11 @@ const merge: DeskCommand = {
     return withDesk(place, call, async ({ desk }) => {
       const from = call.positionals[0]!;
       const fromWs = from.startsWith('ws_')
-        ? await desk.getWorkspace(from)
+        ? await desk.getWorkspace(parseId('workspace', from, 'FROM'))
         : await desk.findWorkspace(resolve(call.cwd, from));
       const into = stringFlag(call.values, 'into');
       const intoWs = into?.startsWith('ws_')
-        ? await desk.getWorkspace(into)
+        ? await desk.getWorkspace(parseId('workspace', into, '--into'))
         : await desk.findWorkspace(resolve(call.cwd, into ?? '.'));
       const result = await desk.merge({ from: fromWs.id, into: intoWs.id });
       call.out.result(result, [

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WorkspaceId } from '../ids.js';
 import { randomHex } from '../ids.js';
 import { MasterKey } from '../keys/crypto.js';
 import type { Keys } from '../keys/keys.js';
@@ -197,7 +198,7 @@ export async function invoiceDemo(input: {
       credential: 'billing',
       mode: 'live',
     });
-    const run = (ws: string, args: string[]) =>
+    const run = (ws: WorkspaceId, args: string[]) =>
       execInWorkspace(fabric, desk, {
         workspace: ws,
         command: [node, 'reconcile.mjs', ...args],

@@ -1,3 +1,4 @@
+import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 import type { CairnEvent, EventPage } from '../types.js';
 import type { Driver, Snapshot, SnapshotKind, Workspace } from './rows.js';
 
@@ -32,23 +33,23 @@ export interface DeskStore {
   /** Records a snapshot: the compare-and-swap on the workspace head, the objects made reachable, its log events. */
   commit(input: CommitInput): Promise<CommitAnswer>;
 
-  workspace(id: string): Promise<Workspace>;
+  workspace(id: WorkspaceId): Promise<Workspace>;
   /** A workspace with its head snapshot. */
-  head(id: string): Promise<{ workspace: Workspace; head: Snapshot }>;
+  head(id: WorkspaceId): Promise<{ workspace: Workspace; head: Snapshot }>;
   listWorkspaces(): Promise<Workspace[]>;
   /** The workspaces attached on `host` at any of `paths`. */
   attachedAt(host: string, paths: readonly string[]): Promise<Workspace[]>;
-  listSnapshots(workspace: string): Promise<Snapshot[]>;
-  snapshot(id: string): Promise<Snapshot>;
+  listSnapshots(workspace: WorkspaceId): Promise<Snapshot[]>;
+  snapshot(id: SnapshotId): Promise<Snapshot>;
   /** Starts a log branch and records the fork's workspace at `baseSnapshot`, in one transaction. */
   fork(input: ForkInput): Promise<Workspace>;
   /** Marks a workspace detached. */
-  detach(id: string): Promise<Workspace>;
+  detach(id: WorkspaceId): Promise<Workspace>;
 
   /** Checks the session exists and is the caller's to read. */
-  checkSession(id: string): Promise<void>;
-  getEvent(id: string): Promise<CairnEvent>;
-  readBranch(input: { session: string; branch: string; from: number; limit: number }): Promise<EventPage>;
+  checkSession(id: SessionId): Promise<void>;
+  getEvent(id: EventId): Promise<CairnEvent>;
+  readBranch(input: { session: SessionId; branch: string; from: number; limit: number }): Promise<EventPage>;
 }
 
 /** A workspace to create in the commit of its first snapshot (attach). */
@@ -56,18 +57,18 @@ export interface AttachInput {
   host: string;
   path: string;
   /** The session it binds to; left out, a new session titled with the path. */
-  session?: string;
+  session?: SessionId;
   branch: string;
 }
 
 export interface CommitInput {
   /** The snapshot's id (proposed by the caller). */
-  id: string;
-  workspace: string;
+  id: SnapshotId;
+  workspace: WorkspaceId;
   /** Present for the first snapshot of a new workspace (with `workspace` its proposed id). */
   attach?: AttachInput;
   /** The workspace head this snapshot follows: the commit happens only while it still is ('' with `attach`). */
-  expectHead: string;
+  expectHead: SnapshotId | '';
   kind: SnapshotKind;
   root: string;
   files: number;
@@ -88,11 +89,11 @@ export interface CommitInput {
    */
   also?: { kind: string; payload: Record<string, unknown> };
   /** The branch head must still be this event, else CONFLICT and nothing is recorded. */
-  ifHead?: string;
+  ifHead?: EventId | '';
   /** ... and its head must have been set this many times (its ref log), so a head moved away and back is seen. */
   ifMoves?: number;
   /** After its events, move the branch head to this event (a unit restore). */
-  moveHeadTo?: string;
+  moveHeadTo?: EventId;
 }
 
 export interface CommitAnswer {
@@ -103,14 +104,14 @@ export interface CommitAnswer {
 
 export interface ForkInput {
   /** The new workspace's id (proposed by the caller). */
-  id: string;
-  from: string;
+  id: WorkspaceId;
+  from: WorkspaceId;
   host: string;
   path: string;
   driver: Driver;
-  baseSnapshot: string;
+  baseSnapshot: SnapshotId;
   /** The new branch starts at this event (a unit checkpoint) or at the head of `from`'s branch. */
-  at?: string;
+  at?: EventId;
   branch?: string;
 }
 

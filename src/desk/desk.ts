@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { type EventId, newId, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
 import { eventsAfter } from '../log/pages.js';
 import { BranchName } from '../schema.js';
 import type { CairnEvent } from '../types.js';
@@ -159,19 +159,23 @@ interface SnapshotOptions {
   prepare?: boolean;
   also?: AlsoAppend;
   /** The branch head must still be this event when the snapshot commits, else CONFLICT and nothing is recorded. */
-  ifHead?: string;
+  ifHead?: EventId | '';
   /** ... set this many times (see CommitInput.ifMoves). */
   ifMoves?: number;
   /** After its events, the snapshot's transaction moves the branch head to this event (a unit restore). */
-  moveHeadTo?: string;
+  moveHeadTo?: EventId;
   /** The snapshot is a new workspace's first: the commit records the workspace too. */
   attach?: AttachInput;
 }
 
+/** A new workspace's session and snapshots before its attach commits (the store fills them in). */
+const UNSET = '' as SessionId & SnapshotId;
+
 interface Handle {
   row: Workspace;
   root: DirNode;
-  head: Snapshot;
+  /** null until the workspace's first snapshot commits. */
+  head: Snapshot | null;
   watcher?: DirWatcher;
   upper?: string;
   fullScan: boolean;
@@ -189,6 +193,12 @@ interface Prepared {
 
 const RETRIES = 3;
 
+/** The head of a workspace that has one (every workspace past its attach). */
+function headOf(h: Handle): Snapshot {
+  if (!h.head) throw new Error(`workspace ${h.row.id} has no snapshot yet`);
+  return h.head;
+}
+
 /** A commit refused because the head moved or an object went: the snapshot is taken again. */
 function isRetry(error: unknown): error is CairnError {
   return error instanceof CairnError && error.code === 'CONFLICT' && error.data?.[RETRY] !== undefined;
@@ -205,7 +215,7 @@ function isEmptyDir(path: string): boolean {
  */
 export class Desk {
   private readonly objects: ObjectStore;
-  private readonly handles = new Map<string, Handle>();
+  private readonly handles = new Map<WorkspaceId, Handle>();
   private readonly now: () => number;
   private readonly policy: SecretPolicy;
   private readonly guard: Guard;
@@ -257,7 +267,7 @@ export class Desk {
   /** Binds a directory to a session branch and takes its first snapshot. */
   async attach(input: {
     dir: string;
-    session?: string;
+    session?: SessionId;
     branch?: string;
   }): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }> {
     const path = this.resolveDir(input.dir);
@@ -270,12 +280,12 @@ export class Desk {
       id,
       host: this.options.host,
       dir: path,
-      session: input.session ?? '',
+      session: input.session ?? UNSET,
       branch,
       driver: 'plain',
       state: 'attached',
-      baseSnapshot: '',
-      headSnapshot: '',
+      baseSnapshot: UNSET,
+      headSnapshot: UNSET,
       forkedFrom: '',
       createdAt: this.now(),
     };
@@ -293,7 +303,7 @@ export class Desk {
     return { workspace: handle.row, checkpoint: result };
   }
 
-  getWorkspace(id: string): Promise<Workspace> {
+  getWorkspace(id: WorkspaceId): Promise<Workspace> {
     return this.store.workspace(id);
   }
 
@@ -322,11 +332,11 @@ export class Desk {
     );
   }
 
-  listSnapshots(workspace: string): Promise<Snapshot[]> {
+  listSnapshots(workspace: WorkspaceId): Promise<Snapshot[]> {
     return this.store.listSnapshots(workspace);
   }
 
-  getSnapshot(id: string): Promise<Snapshot> {
+  getSnapshot(id: SnapshotId): Promise<Snapshot> {
     return this.store.snapshot(id);
   }
 
@@ -334,7 +344,7 @@ export class Desk {
     const handle: Handle = {
       row,
       root,
-      head: head ?? ({ root: '', id: '' } as Snapshot),
+      head,
       fullScan: true,
       busy: Promise.resolve(),
       ignoreText: null,
@@ -352,7 +362,7 @@ export class Desk {
     return new DirWatcher(h.row.dir, (p, d) => this.skipPath(h, p, d, null));
   }
 
-  private async open(id: string): Promise<Handle> {
+  private async open(id: WorkspaceId): Promise<Handle> {
     const cached = this.handles.get(id);
     if (cached) return cached;
     const { workspace: row, head } = await this.store.head(id);
@@ -382,7 +392,7 @@ export class Desk {
   }
 
   /** Runs fn with the workspace to itself; on failure its in-memory state is dropped and rebuilt on next use. */
-  private async withHandle<T>(id: string, fn: (h: Handle) => Promise<T>): Promise<T> {
+  private async withHandle<T>(id: WorkspaceId, fn: (h: Handle) => Promise<T>): Promise<T> {
     const h = await this.open(id);
     const run = h.busy.then(
       () => fn(h),
@@ -397,14 +407,14 @@ export class Desk {
     }
   }
 
-  private drop(id: string): void {
+  private drop(id: WorkspaceId): void {
     const h = this.handles.get(id);
     h?.watcher?.close();
     void h?.prepared?.writer.discard();
     this.handles.delete(id);
   }
 
-  private statCachePath(id: string): string {
+  private statCachePath(id: WorkspaceId): string {
     return join(this.ensureStateDir(), 'stat', `${id}.json`);
   }
 
@@ -552,7 +562,7 @@ export class Desk {
           );
         }
         this.objects.forget();
-        if (h.head.id === '') {
+        if (h.head === null) {
           // A first snapshot (attach): its model may name objects a GC took; build it again from the disk.
           h.root = dirNode(null);
           h.fullScan = true;
@@ -652,12 +662,12 @@ export class Desk {
       this.refuseUnderPolicy(findings);
     }
     const root = await seal(ctx, h.root);
-    if (extra.prepare) {
+    if (extra.prepare && h.head) {
       h.prepared = { writer, findings, unsupported: ctx.unsupported };
       return { snapshot: h.head, created: false, findings, withheld: [], redacted: [], unsupported: [] };
     }
     const withheld = findings.filter((f) => f.action === 'withheld').map((f) => f.path);
-    if (!extra.force && root === h.head.root) {
+    if (!extra.force && h.head && root === h.head.root) {
       const redacted = await redactedPaths(this.objects, h.root);
       return {
         snapshot: h.head,
@@ -677,7 +687,7 @@ export class Desk {
         id,
         workspace: h.row.id,
         ...(extra.attach ? { attach: extra.attach } : {}),
-        expectHead: h.head.id,
+        expectHead: h.head?.id ?? '',
         kind,
         root,
         files: h.root.files,
@@ -724,7 +734,7 @@ export class Desk {
    * saw. What the scan stored and found rides with the next snapshot; if
    * none follows, GC takes the packs it stored after its grace.
    */
-  async prepare(workspace: string): Promise<void> {
+  async prepare(workspace: WorkspaceId): Promise<void> {
     await this.withHandle(workspace, async (h) => {
       if (h.prepared || !h.fullScan) return;
       await this.snapshot(h, 'checkpoint', { prepare: true });
@@ -733,7 +743,7 @@ export class Desk {
 
   /** Snapshots the workspace directory if anything changed since its head snapshot. */
   async checkpoint(
-    workspace: string,
+    workspace: WorkspaceId,
     options: Pick<SnapshotOptions, 'force' | 'also' | 'ifHead' | 'ifMoves' | 'moveHeadTo'> = {},
   ): Promise<CheckpointResult> {
     return this.withHandle(workspace, (h) => this.snapshot(h, 'checkpoint', options));
@@ -741,7 +751,7 @@ export class Desk {
 
   // ---- restore ------------------------------------------------------------
 
-  private snapshotById(id: string): Promise<Snapshot> {
+  private snapshotById(id: SnapshotId): Promise<Snapshot> {
     return this.store.snapshot(id);
   }
 
@@ -755,8 +765,8 @@ export class Desk {
    * removed, the log events after it, and credentials it would not write.
    */
   async previewRestore(
-    workspace: string,
-    snapshot: string,
+    workspace: WorkspaceId,
+    snapshot: SnapshotId,
     options: { paths?: string[] } = {},
   ): Promise<RestorePreview> {
     return this.withHandle(workspace, async (h) => {
@@ -804,8 +814,8 @@ export class Desk {
    * entries that differ. Never writes a credential path.
    */
   async restore(
-    workspace: string,
-    snapshot: string,
+    workspace: WorkspaceId,
+    snapshot: SnapshotId,
     options: { paths?: string[] } = {},
   ): Promise<RestoreResult> {
     return this.withHandle(workspace, async (h) => {
@@ -854,9 +864,9 @@ export class Desk {
    * sizes for binaries.
    */
   async diff(input: {
-    from: string;
-    to?: string;
-    workspace?: string;
+    from: SnapshotId;
+    to?: SnapshotId;
+    workspace?: WorkspaceId;
     patches?: boolean;
     paths?: string[];
     /** false: compare with the live directory without checkpointing it (paths and kinds only, no patches). */
@@ -899,7 +909,7 @@ export class Desk {
   }
 
   /** The live directory against a snapshot, storing nothing. */
-  private async liveDiff(workspace: string, from: Snapshot, paths?: string[]): Promise<DiffItem[]> {
+  private async liveDiff(workspace: WorkspaceId, from: Snapshot, paths?: string[]): Promise<DiffItem[]> {
     return this.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, paths);
       const live = await flatten(this.objects, await this.dryScan(h));
@@ -955,13 +965,13 @@ export class Desk {
    * named. Writes in either directory never show in the other.
    */
   async fork(
-    workspace: string,
+    workspace: WorkspaceId,
     input: {
       dir: string;
       branch?: string;
       driver?: 'copy' | 'overlay';
       /** Fork from this earlier snapshot, the new branch starting at `event` (a unit checkpoint), instead of from now. */
-      at?: { snapshot: string; event: string };
+      at?: { snapshot: SnapshotId; event: EventId };
     },
   ): Promise<{ workspace: Workspace; checkpoint: CheckpointResult | null; redacted: string[] }> {
     if (input.branch !== undefined) parseInput(BranchName, input.branch, 'fork');
@@ -978,7 +988,7 @@ export class Desk {
     const driver: Driver = input.driver ?? (canOverlay ? 'overlay' : 'copy');
     return this.withHandle(workspace, async (h) => {
       const checkpoint = input.at ? null : await this.snapshot(h, 'checkpoint');
-      const base = input.at ? await this.snapshotById(input.at.snapshot) : h.head;
+      const base = input.at ? await this.snapshotById(input.at.snapshot) : headOf(h);
       const id = newId('workspace', this.now());
       mkdirSync(dir, { recursive: true });
       const path = realpathSync(dir);
@@ -1040,7 +1050,7 @@ export class Desk {
    * (an overlay fork is unmounted and its upper layer deleted); a directly
    * attached directory is never deleted.
    */
-  async detach(workspace: string, options: { discard?: boolean } = {}): Promise<Workspace> {
+  async detach(workspace: WorkspaceId, options: { discard?: boolean } = {}): Promise<Workspace> {
     const row = await this.store.workspace(workspace);
     if (options.discard && row.forkedFrom === '') {
       throw invalid(
@@ -1075,7 +1085,7 @@ export class Desk {
 
   // ---- merge ----------------------------------------------------------------
 
-  private async mergeBase(from: Workspace, into: Workspace): Promise<string> {
+  private async mergeBase(from: Workspace, into: Workspace): Promise<SnapshotId> {
     if (from.forkedFrom === into.id) return from.baseSnapshot;
     if (into.forkedFrom === from.id) return into.baseSnapshot;
     if (
@@ -1119,7 +1129,7 @@ export class Desk {
    * returned with the base, ours and theirs texts. The target is then
    * checkpointed (kind `merge`).
    */
-  async merge(input: { from: string; into: string }): Promise<MergeResult> {
+  async merge(input: { from: WorkspaceId; into: WorkspaceId }): Promise<MergeResult> {
     if (input.from === input.into)
       throw invalid('a workspace cannot be merged into itself', { workspace: input.from });
     const [fromRow, intoRow] = await Promise.all([
@@ -1217,8 +1227,7 @@ export class Desk {
   /** Writes stat caches so the next process need not re-read unchanged files, and stops watchers. */
   async close(): Promise<void> {
     for (const [id, h] of this.handles) {
-      if (h.head.id !== '' && h.root.tree === h.head.root)
-        saveStatCache(this.statCachePath(id), h.head.id, h.root);
+      if (h.head && h.root.tree === h.head.root) saveStatCache(this.statCachePath(id), h.head.id, h.root);
       h.watcher?.close();
       await h.prepared?.writer.discard();
     }

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../blob/blob-store.js';
 import { CairnError } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
+import type { EventId, SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
 import { type Engine, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { CairnEvent, EventPage, Identity } from '../types.js';
@@ -300,14 +301,14 @@ export class LocalDeskStore implements DeskStore {
             { branch: ws.branch, head, expected: input.ifHead },
           );
       }
-      const row: SnapshotRow = {
+      // Its event is appended next, and named in `recorded`.
+      const row: Omit<SnapshotRow, 'event'> = {
         tenant: this.tenant,
         id: input.id,
         workspace: ws.id,
         kind: input.kind,
         root: input.root,
         parent: input.attach ? '' : input.expectHead,
-        event: '',
         files: input.files,
         bytes: input.bytes,
         added_bytes: input.addedBytes,
@@ -328,7 +329,7 @@ export class LocalDeskStore implements DeskStore {
         }),
         now,
       );
-      row.event = event.id;
+      const recorded: SnapshotRow = { ...row, event: event.id };
       if (input.also) {
         appended = await log.appendEvent(
           tx,
@@ -346,13 +347,13 @@ export class LocalDeskStore implements DeskStore {
           now,
         );
       }
-      await insertSnapshot(tx, row);
+      await insertSnapshot(tx, recorded);
       await tx.run('UPDATE desk_workspaces SET head_snapshot = ? WHERE tenant = ? AND id = ?', [
         row.id,
         this.tenant,
         ws.id,
       ]);
-      return { snapshot: toSnapshot(row), workspace: toWorkspace({ ...ws, head_snapshot: row.id }) };
+      return { snapshot: toSnapshot(recorded), workspace: toWorkspace({ ...ws, head_snapshot: row.id }) };
     });
     return { ...answer, ...(appended ? { appended } : {}) };
   }
@@ -538,11 +539,11 @@ export class LocalDeskStore implements DeskStore {
     await this.read('session.read', (tx) => log.getSession(tx, this.who, id));
   }
 
-  getEvent(id: string): Promise<CairnEvent> {
+  getEvent(id: EventId): Promise<CairnEvent> {
     return this.read('log.read', (tx) => log.getEvent(tx, this.who, id));
   }
 
-  readBranch(input: { session: string; branch: string; from: number; limit: number }): Promise<EventPage> {
+  readBranch(input: { session: SessionId; branch: string; from: number; limit: number }): Promise<EventPage> {
     return this.read('log.read', (tx) => log.readBranch(tx, this.who, input));
   }
 }

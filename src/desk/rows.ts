@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CairnError, notFound } from '../errors.js';
+import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 import type * as shape from '../ops/shapes.js';
 import type { SqlExecutor } from '../storage/engine.js';
 
@@ -8,27 +9,27 @@ export type SnapshotKind = 'checkpoint' | 'restore' | 'merge';
 
 export interface WorkspaceRow {
   tenant: string;
-  id: string;
+  id: WorkspaceId;
   host: string;
   path: string;
-  session: string;
+  session: SessionId;
   branch: string;
   driver: Driver;
   state: 'attached' | 'detached';
-  base_snapshot: string;
-  head_snapshot: string;
-  forked_from: string;
+  base_snapshot: SnapshotId;
+  head_snapshot: SnapshotId;
+  forked_from: WorkspaceId | '';
   created_at: number;
 }
 
 export interface SnapshotRow {
   tenant: string;
-  id: string;
-  workspace: string;
+  id: SnapshotId;
+  workspace: WorkspaceId;
   kind: SnapshotKind;
   root: string;
-  parent: string;
-  event: string;
+  parent: SnapshotId | '';
+  event: EventId;
   files: number;
   bytes: number;
   added_bytes: number;

@@ -1,12 +1,16 @@
+import type { EventId } from '../ids.js';
 import type { CairnEvent, EventPage } from '../types.js';
 
 /** Reads one page of a branch from a sequence number (an embedded transaction or a fabric call). */
 export type PageReader = (from: number) => Promise<EventPage>;
 
 /** Every event of a branch path from `from` to the head, page by page, and the head it ended at. */
-export async function readAll(read: PageReader, from = 1): Promise<{ events: CairnEvent[]; head: string }> {
+export async function readAll(
+  read: PageReader,
+  from = 1,
+): Promise<{ events: CairnEvent[]; head: EventId | '' }> {
   const events: CairnEvent[] = [];
-  let head = '';
+  let head: EventId | '' = '';
   let next: number | null = from;
   while (next !== null) {
     const page: EventPage = await read(next);
@@ -29,7 +33,7 @@ export async function eventsAfter(read: PageReader, at: CairnEvent): Promise<Cai
 async function afterOnPath(
   read: PageReader,
   at: CairnEvent,
-): Promise<{ events: CairnEvent[]; head: string } | null> {
+): Promise<{ events: CairnEvent[]; head: EventId | '' } | null> {
   const first = await read(at.seq);
   if (first.events[0]?.id !== at.id) return null;
   if (first.next === null) return { events: first.events.slice(1), head: first.head };
@@ -47,7 +51,7 @@ export async function pathChange(
   current: PageReader,
   target: PageReader,
   at: CairnEvent,
-): Promise<{ head: string; off: CairnEvent[]; back: CairnEvent[] }> {
+): Promise<{ head: EventId | ''; off: CairnEvent[]; back: CairnEvent[] }> {
   const after = await afterOnPath(current, at);
   if (after) return { head: after.head, off: after.events, back: [] };
   const now = await readAll(current);

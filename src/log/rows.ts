@@ -1,15 +1,16 @@
 import { tupleDigest } from '../digest.js';
+import type { EventId, SessionId } from '../ids.js';
 import type { Branch, CairnEvent, Session } from '../types.js';
 
 /** Row shapes of the log tables, and their mapping to the public nouns. */
 export interface EventRow {
   tenant: string;
-  id: string;
-  session: string;
+  id: EventId;
+  session: SessionId;
   branch: string;
   line: string;
   seq: number;
-  parent: string;
+  parent: EventId | '';
   kind: string;
   payload: string;
   actor: string;
@@ -21,21 +22,21 @@ export interface EventRow {
 export interface BranchRow {
   tenant: string;
   id: string;
-  session: string;
+  session: SessionId;
   name: string;
   owner: string;
-  head: string;
+  head: EventId | '';
   head_seq: number;
   head_line: string;
   own_line: string;
-  forked_from: string;
+  forked_from: EventId | '';
   created_at: number;
   updated_at: number;
 }
 
 export interface SessionRow {
   tenant: string;
-  id: string;
+  id: SessionId;
   owner: string;
   title: string;
   meta: string;
@@ -55,7 +56,7 @@ export type PathRow = Pick<
 >;
 
 /** Maps a page of rows, parsing all payloads in one JSON.parse call (the hot part of a read). */
-export function toEvents(rows: PathRow[], session: string): CairnEvent[] {
+export function toEvents(rows: PathRow[], session: SessionId): CairnEvent[] {
   if (rows.length === 0) return [];
   const payloads = JSON.parse(`[${rows.map((r) => r.payload).join(',')}]`) as unknown[];
   return rows.map((row, i) => ({

@@ -1,6 +1,6 @@
 import { appendAudit } from '../audit/audit-chain.js';
 import { CairnError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { type EventId, newId, type SessionId } from '../ids.js';
 import { toJsonText } from '../json.js';
 import type {
   ValidAppend,
@@ -382,7 +382,7 @@ export async function readPath(tx: SqlExecutor, who: Identity, input: ValidReadP
 async function readPathPage(
   tx: SqlExecutor,
   tenant: string,
-  session: string,
+  session: SessionId,
   head: Pick<BranchRow, 'head' | 'head_line' | 'head_seq'>,
   page: { from: number; limit: number },
 ): Promise<EventPage> {
@@ -451,7 +451,7 @@ export async function forkBranch(
   now: number,
 ): Promise<Branch> {
   await requireSession(tx, who.tenant, input.session);
-  let at: { id: string; seq: number; line: string };
+  let at: { id: EventId | ''; seq: number; line: string };
   if (input.at !== undefined) {
     at = await eventInSession(tx, who, input.at, input.session);
   } else {

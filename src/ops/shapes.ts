@@ -6,8 +6,12 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
+import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 
 const at = z.number().int().describe('milliseconds since the epoch');
+
+/** A string that is an id of one kind, typed so (ids.ts): an answer's field, not checked again. */
+const idOf = <T extends string>() => z.string() as unknown as z.ZodType<T, T>;
 
 export const Identity = z.object({
   tenant: z.string(),
@@ -17,7 +21,7 @@ export const Identity = z.object({
 });
 
 export const Session = z.object({
-  id: z.string(),
+  id: idOf<SessionId>(),
   tenant: z.string(),
   owner: z.string(),
   title: z.string(),
@@ -32,15 +36,17 @@ export const SessionPage = z.object({
 
 export const Branch = z.object({
   id: z.string(),
-  session: z.string(),
+  session: idOf<SessionId>(),
   name: z.string(),
   owner: z.string(),
-  head: z.string().describe("id of the head event; '' while the branch is empty"),
+  head: idOf<EventId | ''>().describe("id of the head event; '' while the branch is empty"),
   headSeq: z
     .number()
     .int()
     .describe('sequence number of the head event (its depth from the root); 0 while empty'),
-  forkedFrom: z.string().describe("event the branch was forked at; '' for a session's first branch"),
+  forkedFrom: idOf<EventId | ''>().describe(
+    "event the branch was forked at; '' for a session's first branch",
+  ),
   createdAt: at,
   updatedAt: at,
 });
@@ -48,10 +54,10 @@ export const Branch = z.object({
 export const BranchList = z.array(Branch);
 
 export const CairnEvent = z.object({
-  id: z.string(),
-  session: z.string(),
+  id: idOf<EventId>(),
+  session: idOf<SessionId>(),
   branch: z.string().describe('name of the branch the event was appended on'),
-  parent: z.string().describe("id of the previous event on its path; '' for a root event"),
+  parent: idOf<EventId | ''>().describe("id of the previous event on its path; '' for a root event"),
   seq: z.number().int().describe('position on its path from the root, starting at 1'),
   kind: z.string(),
   payload: z.unknown(),
@@ -72,7 +78,7 @@ export const EventPage = z.object({
     .int()
     .nullable()
     .describe('sequence number to pass as `from` for the next page; null after the head'),
-  head: z.string(),
+  head: idOf<EventId | ''>(),
   headSeq: z.number().int(),
 });
 
@@ -199,28 +205,32 @@ export const ErrorBody = z.object({
 
 /** A directory bound to a session branch (on the host that holds it). */
 export const Workspace = z.object({
-  id: z.string(),
+  id: idOf<WorkspaceId>(),
   dir: z.string().describe('the directory, on its host'),
   host: z.string(),
-  session: z.string(),
+  session: idOf<SessionId>(),
   branch: z.string(),
   driver: z.enum(['plain', 'copy', 'overlay']),
   state: z.enum(['attached', 'detached']),
-  baseSnapshot: z.string().describe('the snapshot it started from (its fork point, or its first checkpoint)'),
-  headSnapshot: z.string(),
-  forkedFrom: z.string().describe("the workspace it was forked from; '' when attached directly"),
+  baseSnapshot: idOf<SnapshotId>().describe(
+    'the snapshot it started from (its fork point, or its first checkpoint)',
+  ),
+  headSnapshot: idOf<SnapshotId>(),
+  forkedFrom: idOf<WorkspaceId | ''>().describe(
+    "the workspace it was forked from; '' when attached directly",
+  ),
   createdAt: at,
 });
 
 export const WorkspaceList = z.object({ items: z.array(Workspace) });
 
 export const Snapshot = z.object({
-  id: z.string(),
-  workspace: z.string(),
+  id: idOf<SnapshotId>(),
+  workspace: idOf<WorkspaceId>(),
   kind: z.enum(['checkpoint', 'restore', 'merge']),
   root: z.string().describe('digest of the root tree'),
-  parent: z.string().describe("the snapshot it followed; '' for a workspace's first"),
-  event: z.string().describe("the log event that records it on the workspace's branch"),
+  parent: idOf<SnapshotId | ''>().describe("the snapshot it followed; '' for a workspace's first"),
+  event: idOf<EventId>().describe("the log event that records it on the workspace's branch"),
   files: z.number().int(),
   bytes: z.number().int(),
   addedBytes: z.number().int().describe('bytes of new objects it stored'),

@@ -6,6 +6,7 @@ import type { CheckpointResult, Desk } from '../desk/desk.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import type { WorkspaceId } from '../ids.js';
 import type { Keys } from '../keys/keys.js';
 import { Journal } from '../steps/journal.js';
 
@@ -81,7 +82,7 @@ export async function execInWorkspace(
   fabric: Fabric,
   desk: Desk,
   input: {
-    workspace: string;
+    workspace: WorkspaceId;
     command: string[];
     env: Record<string, string | undefined>;
     keys?: ExecKeys;

@@ -3,7 +3,7 @@ import type { Desk, RestorePreview } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { CairnError, invalidArgument as invalid } from '../errors.js';
 import type { Fabric } from '../fabric.js';
-import { randomHex } from '../ids.js';
+import { type EventId, randomHex, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
 import { type GrantRequest, grantState } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { pathChange, readAll } from '../log/pages.js';
@@ -30,6 +30,9 @@ export type { CheckResult } from './evidence.js';
  * of what the branch relied on, never as something a restore re-issues.
  */
 export const UNIT_CHECKPOINT_EVENT = 'cairn.unit.checkpoint';
+
+/** The snapshot fields of a checkpoint's payload before its commit: the store fills them in. */
+const UNSET = '' as SnapshotId;
 export const UNIT_KEEP_EVENT = 'cairn.unit.keep';
 export const UNIT_ABANDON_EVENT = 'cairn.unit.abandon';
 /** How long an abandoned branch's workspace is kept before `reclaim` discards it, by default. */
@@ -38,14 +41,14 @@ export const MAX_FORK_BRANCHES = 64;
 
 export interface UnitCheckpoint {
   /** The checkpoint's event id. */
-  id: string;
-  session: string;
+  id: EventId;
+  session: SessionId;
   branch: string;
   label: string;
   /** The log head the checkpoint covers (the event before it). */
-  head: string;
-  workspace: string;
-  snapshot: string;
+  head: EventId | '';
+  workspace: WorkspaceId;
+  snapshot: SnapshotId;
   root: string;
   inDoubt: { position: number; name: string; key: string }[];
   evidence: { git?: { revision: string; dirty: boolean }; checks: CheckResult[] };
@@ -67,7 +70,7 @@ export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
 export interface RestoreOptions {
   /** The workspace to restore into (default: the checkpoint's own). */
-  workspace?: string;
+  workspace?: WorkspaceId;
   /** Restore a checkpoint whose checks failed. */
   allowUnaccepted?: boolean;
 }
@@ -83,7 +86,7 @@ export interface StepEffect {
 export interface UnitRestorePreview {
   checkpoint: UnitCheckpoint;
   /** The branch head the restore moves from; `cairn restore` of the "before restore" checkpoint taken there undoes it. */
-  head: string;
+  head: EventId | '';
   /** Events on the branch's path now that the restore takes off it: they stay in the log, readable and restorable. */
   eventsAfter: CairnEvent[];
   /** Events the restore puts back on the branch's path: a redo, when the checkpoint is off that path now. */
@@ -144,7 +147,11 @@ export class Units {
   }
 
   /** Checkpoints the unit of a workspace: its snapshot, its branch's log head, steps in doubt, evidence. */
-  async checkpoint(input: { workspace: string; label?: string; checks?: string[] }): Promise<UnitCheckpoint> {
+  async checkpoint(input: {
+    workspace: WorkspaceId;
+    label?: string;
+    checks?: string[];
+  }): Promise<UnitCheckpoint> {
     return this.checkpointWith(input);
   }
 
@@ -155,8 +162,8 @@ export class Units {
    * `then.ifHead` — so a restore that loses a race records nothing.
    */
   private async checkpointWith(
-    input: { workspace: string; label?: string; checks?: string[] },
-    then?: { ifHead: string; ifMoves: number; moveHeadTo: string },
+    input: { workspace: WorkspaceId; label?: string; checks?: string[] },
+    then?: { ifHead: EventId | ''; ifMoves: number; moveHeadTo: EventId },
   ): Promise<UnitCheckpoint> {
     const ws = await this.desk.getWorkspace(input.workspace);
     for (const check of input.checks ?? []) {
@@ -169,7 +176,7 @@ export class Units {
     const grants = await this.activeGrants(ws.session, ws.branch);
     // The log keeps each check's digest, never its output.
     const recorded = checks.map(({ outputTail: _tail, ...kept }) => kept);
-    const payloadFor = (snapshot: { id: string; root: string; event: string }, head: string) => ({
+    const payloadFor = (snapshot: { id: SnapshotId; root: string }, head: EventId | '') => ({
       label: input.label ?? '',
       head,
       workspace: ws.id,
@@ -183,7 +190,7 @@ export class Units {
     // One commit when the workspace changed: the unit event rides with the snapshot's.
     const taken = await this.desk.checkpoint(ws.id, {
       // The store fills in the snapshot's id, root and event (as head) when it commits.
-      also: { kind: UNIT_CHECKPOINT_EVENT, payload: payloadFor({ id: '', root: '', event: '' }, '') },
+      also: { kind: UNIT_CHECKPOINT_EVENT, payload: payloadFor({ id: UNSET, root: '' }, '') },
       // A restore's checkpoint is always recorded, so its event rides in the transaction that moves the head.
       ...(then
         ? { force: true, ifHead: then.ifHead, ifMoves: then.ifMoves, moveHeadTo: then.moveHeadTo }
@@ -231,7 +238,7 @@ export class Units {
   }
 
   /** The workspace a checkpoint's unit is restored into or forked from, checked to be of the same session. */
-  private async workspaceFor(checkpoint: UnitCheckpoint, workspace?: string): Promise<Workspace> {
+  private async workspaceFor(checkpoint: UnitCheckpoint, workspace?: WorkspaceId): Promise<Workspace> {
     const ws = await this.desk.getWorkspace(workspace ?? checkpoint.workspace);
     if (ws.session !== checkpoint.session) {
       throw invalid(
@@ -530,7 +537,7 @@ export class Units {
    * steps the world contradicts.
    */
   async status(
-    workspace: string,
+    workspace: WorkspaceId,
     probes: Parameters<Journal['contradictions']>[0] = {},
   ): Promise<{
     workspace: string;
