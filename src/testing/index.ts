@@ -6,6 +6,12 @@ export {
 } from './desk-conformance.js';
 export { expectCode } from './expect-code.js';
 export {
+  describeKeysConformance,
+  type HeldWriteRequest,
+  type KeysConformanceOptions,
+  type KeysConformanceTarget,
+} from './keys-conformance.js';
+export {
   describeLogConformance,
   type LogConformanceOptions,
   type LogConformanceTarget,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../../src/client/remote-fabric.js';
+import type { MasterKey } from '../../src/entry/keys.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { Store } from '../../src/store.js';
 import type { LogConformanceTarget } from '../../src/testing/log-conformance.js';
@@ -29,15 +30,23 @@ export async function twoTenants(store: Store) {
   return { a, b };
 }
 
+/** What the two-tenant targets take: `masterKey` lets their credential operations seal values. */
+export interface TargetOptions {
+  masterKey?: MasterKey;
+}
+
 /** Tenants A and B of a store, used directly through the library. */
 export async function embeddedTarget(
   store: Store,
   cleanup: () => Promise<void>,
-): Promise<LogConformanceTarget> {
+  options: TargetOptions = {},
+): Promise<LogConformanceTarget & { tokens: { a: string; b: string } }> {
   const { a, b } = await twoTenants(store);
+  const { masterKey } = options;
   return {
-    tenantA: store.fabric(await store.authenticate(a.token.token)),
-    tenantB: store.fabric(await store.authenticate(b.token.token)),
+    tokens: { a: a.token.token, b: b.token.token },
+    tenantA: store.fabric(await store.authenticate(a.token.token), { masterKey }),
+    tenantB: store.fabric(await store.authenticate(b.token.token), { masterKey }),
     close: cleanup,
   };
 }
@@ -46,9 +55,10 @@ export async function embeddedTarget(
 export async function remoteTarget(
   store: Store,
   cleanup: () => Promise<void>,
+  options: TargetOptions = {},
 ): Promise<LogConformanceTarget & { server: RunningServer; tokens: { a: string; b: string } }> {
   const { a, b } = await twoTenants(store);
-  const server = await startServer(store, { host: '127.0.0.1', port: 0 });
+  const server = await startServer(store, { host: '127.0.0.1', port: 0, masterKey: options.masterKey });
   return {
     server,
     tokens: { a: a.token.token, b: b.token.token },
