@@ -243,8 +243,8 @@ export class Vault {
       if (input.value) checkValue(row.kind, input.value);
       if (input.sandbox) {
         checkValue(row.kind, input.sandbox);
-        if (row.sandbox_upstream === '' && row.kind !== 'env')
-          throw invalid(`credential ${name} has no sandbox variant to rotate`);
+        // An env credential has no upstream at all: what it holds is the sealed sandbox value.
+        if (row.sandbox_sealed === null) throw invalid(`credential ${name} has no sandbox variant to rotate`);
       }
       const current = this.openRow(row);
       const version = num(row.version) + 1;

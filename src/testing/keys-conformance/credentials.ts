@@ -154,11 +154,8 @@ export function credentialCases(s: KeysSuite): void {
     );
   });
 
-  // A library bug, reported: an `env` credential added without a sandbox value takes one by rotation
-  // (version + 1), where an HTTP credential without a sandbox variant is INVALID_ARGUMENT ("has no
-  // sandbox variant to rotate") — rotateCredential judges by the sandbox upstream, which an env
-  // credential never has. Unskip when it is fixed.
-  it.skip('rotating in a sandbox value where there is no sandbox variant is refused, for env credentials too', async () => {
+  // Once a bug: rotateCredential judged by the sandbox upstream, which an env credential never has.
+  it('rotating in a sandbox value where there is no sandbox variant is refused, for env credentials too', async () => {
     const { a, fresh, secret } = s;
     const env = await a.addCredential({ name: fresh('deploy'), kind: 'env', value: secret('env_live') });
     await expectCode(
