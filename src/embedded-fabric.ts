@@ -1,5 +1,6 @@
 import type { Client } from './ops/op.js';
-import { bindOps, type ContextOptions, OPERATIONS, type Operations, opContext } from './ops/table.js';
+import { bindOps } from './ops/op.js';
+import { type ContextOptions, OPERATIONS, type Operations, opContext } from './ops/table.js';
 import type { Engine } from './storage/engine.js';
 import type { Identity } from './types.js';
 

@@ -1092,6 +1092,56 @@ describe('cairn exec stopped by a signal', () => {
   });
 });
 
+describe('cairn step ls|resolve (the table’s listSteps and resolveStep)', () => {
+  it('a step left in doubt by a killed exec is listed, resolved once by a person, and bad decisions are refused', async () => {
+    const stepStore = join(work, 'step-store');
+    const dir = join(work, 'step-ws');
+    mkdirSync(dir);
+    await ok(['ws', 'attach', dir], { store: stepStore });
+    const running = start(
+      ['exec', '--store', stepStore, '--json', '--', 'sh', '-c', 'echo $$ > child.pid; exec sleep 30'],
+      {},
+      dir,
+    );
+    const closed = new Promise<number | null>((resolve) => running.on('close', resolve));
+    running.stdin.end();
+    let pid = 0;
+    for (let i = 0; i < 200 && pid === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      try {
+        pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8').trim());
+      } catch {}
+    }
+    expect(pid).toBeGreaterThan(0);
+    // The recorder dies between the step's intent and its result: the step is in doubt.
+    running.kill('SIGKILL');
+    await closed;
+    process.kill(pid, 'SIGKILL');
+    const listed = await ok(['step', 'ls', '--ws', dir], { store: stepStore });
+    expect(listed.steps).toEqual([expect.objectContaining({ position: 1, name: 'exec', state: 'in-doubt' })]);
+    const at = ['--ws', dir, '--store', stepStore];
+    expect((await fails(['step', 'resolve', '1', ...at], 5)).code).toBe('INVALID_ARGUMENT');
+    expect((await fails(['step', 'resolve', '1', '--rerun', '--error', 'x', ...at], 5)).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect((await fails(['step', 'resolve', '0', '--rerun', ...at], 5)).code).toBe('INVALID_ARGUMENT');
+    expect((await fails(['step', 'resolve', '2', '--rerun', ...at], 3)).code).toBe('NOT_FOUND');
+    const resolved = await ok(['step', 'resolve', '1', '--error', 'killed with its recorder', '--ws', dir], {
+      store: stepStore,
+    });
+    expect(resolved).toMatchObject({
+      position: 1,
+      state: 'failed',
+      settledBy: 'person',
+      error: { message: 'killed with its recorder' },
+    });
+    expect((await fails(['step', 'resolve', '1', '--rerun', ...at], 4)).code).toBe('CONFLICT');
+    expect((await ok(['step', 'ls', '--ws', dir], { store: stepStore })).steps).toEqual([
+      expect.objectContaining({ position: 1, state: 'failed', settledBy: 'person' }),
+    ]);
+  });
+});
+
 describe('the store config', () => {
   it("the admin's config.json sets the secret policy and the allow-list; a flag can only make the policy stricter", async () => {
     const confStore = join(work, 'conf-store');

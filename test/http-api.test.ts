@@ -94,6 +94,12 @@ describe('HTTP API', () => {
       ['GET', `/v1/workspaces/${ofB.workspace}/snapshots`],
       ['POST', `/v1/workspaces/${ofB.workspace}/detach`, '{}'],
       ['GET', `/v1/snapshots/${ofB.snapshot}`],
+      ['GET', `/v1/sessions/${session}/branches/${branch}/steps`],
+      [
+        'POST',
+        `/v1/sessions/${session}/branches/${branch}/steps/resolve`,
+        JSON.stringify({ position: 1, rerun: true }),
+      ],
     ];
     for (const [method, path, body] of attempts) {
       const response = await call(method, path, tokens.a, body);

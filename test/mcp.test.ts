@@ -91,7 +91,7 @@ describe('MCP over stdio: cairn mcp on a local store', () => {
       );
     }
     const names = tools.map((t) => t.name);
-    for (const forbidden of ['approve', 'deny', 'createToken', 'revokeToken', 'revokeGrant'])
+    for (const forbidden of ['approve', 'deny', 'createToken', 'revokeToken', 'revokeGrant', 'resolveStep'])
       expect(names).not.toContain(forbidden);
   });
 

@@ -5,7 +5,6 @@ import { CairnError, isCairnError } from '../errors.js';
 import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
-import { Journal } from '../steps/journal.js';
 import { execInWorkspace } from '../unit/exec.js';
 import { defaultForkRoot, type ForkGrant, keysOverFabric, type UnitCheckpoint, Units } from '../unit/unit.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
@@ -376,11 +375,7 @@ const stepList: DeskCommand = {
   summary: 'list the recorded steps of the workspace’s branch',
   async run(place, call) {
     return withUnit(place, call, async ({ fabric, ws }) => {
-      const journal = await Journal.open(fabric, {
-        session: ws.session,
-        branch: ws.branch,
-      });
-      const steps = journal.steps();
+      const { steps } = await fabric.listSteps({ session: ws.session, branch: ws.branch });
       call.out.result(
         { steps },
         steps.map(
@@ -405,34 +400,20 @@ const stepResolve: DeskCommand = {
   ],
   summary: 'resolve a step in doubt (escalate policy): it happened, it failed, or run it again',
   async run(place, call) {
-    const chosen = ['result', 'error', 'rerun'].filter((k) => call.values[k] !== undefined);
-    if (chosen.length !== 1) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        'pass exactly one of --result JSON, --error MSG or --rerun',
-        {},
-      );
-    }
+    // The flags map to the operation's fields; resolveStep checks them (exactly one decision, the position).
     const position = Number(call.positionals[0]);
-    if (!Number.isSafeInteger(position) || position < 1) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `POSITION must be a step number, not "${call.positionals[0]}"`,
-        {},
-      );
-    }
+    const decision = {
+      ...(call.values.result !== undefined ? { result: jsonFlag(call.values, 'result') } : {}),
+      ...(call.values.error !== undefined ? { error: String(call.values.error) } : {}),
+      ...(call.values.rerun === true ? { rerun: true as const } : {}),
+    };
     return withUnit(place, call, async ({ fabric, ws }) => {
-      const journal = await Journal.open(fabric, {
+      const record = await fabric.resolveStep({
         session: ws.session,
         branch: ws.branch,
+        position,
+        ...decision,
       });
-      const decision =
-        call.values.rerun === true
-          ? { rerun: true as const }
-          : call.values.error !== undefined
-            ? { error: String(call.values.error) }
-            : { result: jsonFlag(call.values, 'result') };
-      const record = await journal.resolve(position, decision);
       call.out.result(record, `step ${position} "${record.name}": ${record.state}`);
       return EXIT.ok;
     });

@@ -2,8 +2,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { CairnError, type CairnErrorJSON } from '../errors.js';
 import { toJsonText } from '../json.js';
 import { unframeBytes } from '../ops/frames.js';
-import { type Client, type Op, runsAtCaller } from '../ops/op.js';
-import { inputJsonSchema, OPERATIONS, type Operations, opTitle } from '../ops/table.js';
+import { type Client, type Op, opTitle, runsAtCaller } from '../ops/op.js';
+import { inputJsonSchema, OPERATIONS, type Operations } from '../ops/table.js';
 
 export interface ConnectOptions {
   /** Base URL of a `cairn serve`, e.g. http://127.0.0.1:7070 */

@@ -11,7 +11,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { CairnError, isCairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { Op } from '../ops/op.js';
-import { inputJsonSchema, OPERATIONS, opTitle } from '../ops/table.js';
+import { opTitle } from '../ops/op.js';
+import { inputJsonSchema, OPERATIONS } from '../ops/table.js';
 
 export interface McpServerOptions {
   /** The version the server reports (the package's). */

@@ -17,6 +17,7 @@ import type { Keys } from '../keys/keys.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { Units } from '../unit/unit.js';
+import { parseInput } from '../validate.js';
 
 /**
  * What operations that run where the workspace is need (`runs: 'caller'`):
@@ -111,4 +112,31 @@ export function runsAtCaller(command: string): CairnError {
     `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds the directory (with --url when the store is a server's)`,
     { runs: 'caller' },
   );
+}
+
+/** "createSession" → "create session": how an operation is named in messages. */
+export function opTitle(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}
+
+/**
+ * Validates `input` against the operation's schema (the one validation of a
+ * call) and runs it; bad input rejects the promise, never throws.
+ */
+export async function runOp<T extends Op>(
+  operation: T,
+  ctx: OpContext,
+  input: unknown,
+): Promise<z.output<T['output']>> {
+  return operation.run(ctx, parseInput(operation.input, input ?? {}, opTitle(operation.name))) as Promise<
+    z.output<T['output']>
+  >;
+}
+
+/** The table's methods bound to one context: what the embedded fabric is. */
+export function bindOps<T extends OpTable>(table: T, ctx: OpContext): Client<T> {
+  const methods: Record<string, (input?: unknown) => Promise<unknown>> = {};
+  for (const [name, operation] of Object.entries(table))
+    methods[name] = (input) => runOp(operation, ctx, input);
+  return methods as Client<T>;
 }

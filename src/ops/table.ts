@@ -15,14 +15,20 @@ import type { MasterKey } from '../keys/crypto.js';
 import { Keys } from '../keys/keys.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
-import { parseInput } from '../validate.js';
 import { DESK_OPS } from './desk-ops.js';
 import { KEYS_OPS } from './keys-ops.js';
 import { LOG_OPS } from './log-ops.js';
-import type { CallerSide, Client, HttpBinding, Op, OpContext, OpTable } from './op.js';
+import { type CallerSide, type HttpBinding, type Op, type OpContext, type OpTable, runOp } from './op.js';
+import { STEP_OPS } from './step-ops.js';
 import { UNIT_OPS } from './unit-ops.js';
 
-export const OPERATIONS = { ...LOG_OPS, ...KEYS_OPS, ...DESK_OPS, ...UNIT_OPS } satisfies OpTable;
+export const OPERATIONS = {
+  ...LOG_OPS,
+  ...KEYS_OPS,
+  ...DESK_OPS,
+  ...STEP_OPS,
+  ...UNIT_OPS,
+} satisfies OpTable;
 export type Operations = typeof OPERATIONS;
 
 /** What a context may carry besides engine and identity. */
@@ -100,38 +106,11 @@ export function withCallerOps(fabric: Fabric, caller: CallerSide): Fabric {
   return { ...fabric, ...here, close: () => fabric.close() } as Fabric;
 }
 
-/** "createSession" → "create session": how an operation is named in messages. */
-export function opTitle(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
-}
-
-/**
- * Validates `input` against the operation's schema (the one validation of a
- * call) and runs it; bad input rejects the promise, never throws.
- */
-export async function runOp<T extends Op>(
-  operation: T,
-  ctx: OpContext,
-  input: unknown,
-): Promise<z.output<T['output']>> {
-  return operation.run(ctx, parseInput(operation.input, input ?? {}, opTitle(operation.name))) as Promise<
-    z.output<T['output']>
-  >;
-}
-
 /** Operations served over HTTP: those that run anywhere (each has its route). */
 export function servedOps(): (Op & { http: HttpBinding })[] {
   return (Object.values(OPERATIONS) as Op[]).filter(
     (o): o is Op & { http: HttpBinding } => o.runs === 'anywhere' && o.http !== undefined,
   );
-}
-
-/** The table's methods bound to one context: what the embedded fabric is. */
-export function bindOps<T extends OpTable>(table: T, ctx: OpContext): Client<T> {
-  const methods: Record<string, (input?: unknown) => Promise<unknown>> = {};
-  for (const [name, operation] of Object.entries(table))
-    methods[name] = (input) => runOp(operation, ctx, input);
-  return methods as Client<T>;
 }
 
 interface JsonObjectSchema {

@@ -1,7 +1,10 @@
+import type { z } from 'zod';
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import { CairnError, invalidArgument as invalid } from '../errors.js';
-import type { Fabric } from '../fabric.js';
 import { readAll } from '../log/pages.js';
+import type { LOG_OPS } from '../ops/log-ops.js';
+import type { Client } from '../ops/op.js';
+import type * as shape from '../ops/shapes.js';
 import type { CairnEvent } from '../types.js';
 
 /**
@@ -28,7 +31,7 @@ import type { CairnEvent } from '../types.js';
  */
 export const STEP_EVENT = 'cairn.step';
 
-export type StepPolicy = 'retry-same-key' | 'probe' | 'escalate';
+export type StepPolicy = StepRecord['policy'];
 
 export interface StepContext {
   /** Pass it downstream (an Idempotency-Key header, a client reference). */
@@ -58,22 +61,13 @@ export interface StepOptions {
   effect?: 'local' | 'external';
 }
 
-export interface StepRecord {
-  position: number;
-  name: string;
-  key: string;
-  argsDigest: string;
-  policy: StepPolicy;
-  compensate?: { name: string; args?: unknown };
-  effect: 'local' | 'external';
-  /** The intent's event. */
-  event: string;
-  state: 'done' | 'failed' | 'in-doubt';
-  result?: unknown;
-  error?: { message: string; name?: string };
-  /** How it was settled, when it was in doubt. */
-  settledBy?: 'retry-same-key' | 'probe' | 'person';
-}
+/** The log operations a journal reads and writes through: any fabric, or the log's operations bound to a context. */
+export type JournalLog = Client<
+  Pick<typeof LOG_OPS, 'getSession' | 'listBranches' | 'readBranch' | 'append'>
+>;
+
+/** One step of a branch's journal: its shape is declared once, in ops/shapes.ts. */
+export type StepRecord = z.output<typeof shape.StepRecord>;
 
 /** A step whose function threw; recorded, and thrown again on replay. */
 export class StepFailed extends Error {
@@ -127,14 +121,14 @@ export class Journal {
   private head = '';
 
   private constructor(
-    private readonly fabric: Fabric,
+    private readonly fabric: JournalLog,
     readonly session: string,
     readonly branch: string,
     private readonly branchId: string,
   ) {}
 
   /** Opens the journal of a session branch, reading every step recorded on its path. */
-  static async open(fabric: Fabric, input: { session: string; branch?: string }): Promise<Journal> {
+  static async open(fabric: JournalLog, input: { session: string; branch?: string }): Promise<Journal> {
     const branchName = input.branch ?? 'main';
     await fabric.getSession({ session: input.session });
     const branch = (await fabric.listBranches({ session: input.session })).find((b) => b.name === branchName);
