@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { CairnError } from './errors.js';
+import { invalidArgument } from './errors.js';
 
 /**
  * Identifiers are `<prefix>_<time><random>` in Crockford base32: sortable by
@@ -98,7 +98,7 @@ export function idMessage(prefix: string): string {
 export function parseId<K extends IdKind>(kind: K, text: string, what: string = kind): IdOf<K> {
   const prefix = ID_PREFIXES[kind];
   if (!idPattern(prefix).test(text))
-    throw new CairnError('INVALID_ARGUMENT', `${what} "${text}": ${idMessage(prefix)}`, { field: what });
+    throw invalidArgument(`${what} "${text}": ${idMessage(prefix)}`, { field: what });
   return text as IdOf<K>;
 }
 

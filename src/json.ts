@@ -1,4 +1,4 @@
-import { CairnError } from './errors.js';
+import { CairnError, invalidArgument } from './errors.js';
 
 /**
  * JSON text of a value, refusing what JSON cannot hold instead of quietly
@@ -24,8 +24,7 @@ export function toJsonText(value: unknown, what: string): string {
     });
   } catch (error) {
     if (error instanceof CairnError) throw error;
-    throw new CairnError(
-      'INVALID_ARGUMENT',
+    throw invalidArgument(
       `${what} cannot be written as JSON (${(error as Error).message}): pass plain data`,
       {
         field: what,
@@ -37,13 +36,9 @@ export function toJsonText(value: unknown, what: string): string {
 
 function notJson(what: string, key: string, thing: string): CairnError {
   const where = key === '' ? what : `${what}.${key}`;
-  return new CairnError(
-    'INVALID_ARGUMENT',
-    `${where} is ${thing}, which JSON cannot hold: pass plain JSON data`,
-    {
-      field: what,
-    },
-  );
+  return invalidArgument(`${where} is ${thing}, which JSON cannot hold: pass plain JSON data`, {
+    field: what,
+  });
 }
 
 /**
@@ -74,8 +69,7 @@ export function unsafeIntegerIn(text: string): string | undefined {
 export function refuseUnsafeIntegers(text: string, what: string): void {
   const literal = unsafeIntegerIn(text);
   if (literal === undefined) return;
-  throw new CairnError(
-    'INVALID_ARGUMENT',
+  throw invalidArgument(
     `${what} holds the integer ${literal.length > 40 ? `${literal.slice(0, 40)}…` : literal}, beyond what JSON numbers carry exactly (±${Number.MAX_SAFE_INTEGER}): send it as a string`,
     { field: what },
   );

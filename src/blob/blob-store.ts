@@ -1,5 +1,5 @@
 import { sha256Hex } from '../digest.js';
-import { CairnError } from '../errors.js';
+import { type CairnError, corrupt, invalidArgument, notFound } from '../errors.js';
 
 /**
  * Immutable content named by its sha256 digest, kept per tenant: the same
@@ -31,8 +31,7 @@ const TENANT = /^[a-z]{2}_[0-9a-z]{26}$/;
 
 export function checkDigest(digest: string): void {
   if (!DIGEST.test(digest)) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
+    throw invalidArgument(
       `"${digest.slice(0, 80)}" is not a blob digest: pass 64 lowercase hex characters (sha256)`,
       {
         field: 'digest',
@@ -43,13 +42,9 @@ export function checkDigest(digest: string): void {
 
 export function checkTenant(tenant: string): void {
   if (!TENANT.test(tenant)) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `"${tenant.slice(0, 80)}" is not a tenant id: pass an id like tn_…`,
-      {
-        field: 'tenant',
-      },
-    );
+    throw invalidArgument(`"${tenant.slice(0, 80)}" is not a tenant id: pass an id like tn_…`, {
+      field: 'tenant',
+    });
   }
 }
 
@@ -57,8 +52,7 @@ export function checkTenant(tenant: string): void {
 export function verifiedBlob(tenant: string, digest: string, bytes: Buffer): Buffer {
   const actual = sha256Hex(bytes);
   if (actual !== digest) {
-    throw new CairnError(
-      'CORRUPT',
+    throw corrupt(
       `blob ${digest} of tenant ${tenant} is corrupt (its bytes hash to ${actual}): restore it from a backup`,
       {
         tenant,
@@ -71,8 +65,7 @@ export function verifiedBlob(tenant: string, digest: string, bytes: Buffer): Buf
 }
 
 export function rangeNotFound(digest: string, offset: number, length: number): CairnError {
-  return new CairnError(
-    'NOT_FOUND',
+  return notFound(
     `blob ${digest} has no bytes ${offset}..${offset + length}: the reference to it is wrong or the blob was truncated`,
     { digest, offset, length },
   );

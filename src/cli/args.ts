@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { CairnError, isCairnError } from '../errors.js';
+import { invalidArgument, isCairnError } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
 import { type Command, type FlagValues, type Invocation, usageLine } from './command.js';
 import { UsageError } from './output.js';
@@ -126,7 +126,7 @@ export function wholeNumberFlag(values: FlagValues, name: string): number | unde
   const value = stringFlag(values, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) {
-    throw new CairnError('INVALID_ARGUMENT', `--${name} expects a whole number, got "${value}"`, {
+    throw invalidArgument(`--${name} expects a whole number, got "${value}"`, {
       field: name,
     });
   }
@@ -147,8 +147,7 @@ export function parseJsonText(text: string, source: string): unknown {
   } catch (error) {
     if (isCairnError(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CairnError(
-      'INVALID_ARGUMENT',
+    throw invalidArgument(
       `${source} is not valid JSON (${reason}): pass a JSON value, e.g. '{"text":"hi"}'`,
       {
         field: source,
@@ -170,13 +169,9 @@ export async function readPayload(call: Invocation): Promise<unknown> {
       text = await readFile(file, 'utf8');
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `could not read --payload-file ${file} (${reason}): check the path`,
-        {
-          field: 'payload-file',
-        },
-      );
+      throw invalidArgument(`could not read --payload-file ${file} (${reason}): check the path`, {
+        field: 'payload-file',
+      });
     }
     return parseJsonText(text, `--payload-file ${file}`);
   }

@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { CheckpointResult, Desk } from '../desk/desk.js';
 import type { SecretPolicy } from '../desk/guard.js';
 import type { Snapshot, Workspace } from '../desk/rows.js';
-import { CairnError } from '../errors.js';
+import { invalidArgument, unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { optionalId, parseId } from '../ids.js';
 import type { Store } from '../store.js';
@@ -39,7 +39,7 @@ function secretPolicy(call: Invocation, configured: SecretPolicy): SecretPolicy 
   const value = stringFlag(call.values, 'secrets');
   if (value === undefined) return configured;
   if (value === 'exclude' || value === 'fail') return configured === 'fail' ? 'fail' : value;
-  throw new CairnError('INVALID_ARGUMENT', `--secrets must be exclude or fail, not "${value}"`, {
+  throw invalidArgument(`--secrets must be exclude or fail, not "${value}"`, {
     flag: 'secrets',
   });
 }
@@ -134,10 +134,8 @@ export async function withDesk<T>(
 /** The store itself, for what runs only where it is (verify, GC, the keys' proxy). */
 export function localOnly(ctx: DeskContext, what: string): { store: Store; who: Identity } {
   if (ctx.local) return ctx.local;
-  throw new CairnError(
-    'UNAVAILABLE',
+  throw unavailable(
     `${what} runs where the store is: run it on the server's host with --store (or there, \`cairn serve\` holds the store)`,
-    {},
   );
 }
 
@@ -356,7 +354,7 @@ const fork: DeskCommand = {
   async run(place, call) {
     const driver = stringFlag(call.values, 'driver');
     if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
-      throw new CairnError('INVALID_ARGUMENT', `--driver must be copy or overlay, not "${driver}"`, {
+      throw invalidArgument(`--driver must be copy or overlay, not "${driver}"`, {
         flag: 'driver',
       });
     }

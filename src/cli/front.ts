@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CairnError } from '../errors.js';
+import { type CairnError, inDoubt } from '../errors.js';
 import { fromEnv, storeDir } from './store-dir.js';
 
 /** The commands a watcher runs for the CLI: workspace and unit commands that need no stdin and no terminal. */
@@ -118,8 +118,7 @@ export function askWatcher(socket: string, request: WatchRequest): Promise<Watch
 }
 
 function lostWatcher(socket: string, why: string): CairnError {
-  return new CairnError(
-    'IN_DOUBT',
+  return inDoubt(
     `the watcher at ${socket} took the command but did not answer (${why}): it may or may not have run; look with \`cairn status\` before running it again`,
     { socket },
   );

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CairnError } from '../errors.js';
+import { conflict, invalidArgument, unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { MasterKey } from '../keys/crypto.js';
 import type { Approval } from '../keys/keys.js';
@@ -43,8 +43,7 @@ async function stdinValues(call: Invocation, count: 1 | 2, what: string): Promis
   const text = (await readAllBytes(call.stdin)).toString('utf8');
   const lines = text.split(/\r?\n/).filter((l, i, all) => !(i === all.length - 1 && l === ''));
   if (lines.length !== count) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
+    throw invalidArgument(
       count === 1
         ? `${what} reads one value from stdin (one line), got ${lines.length} lines: e.g. \`cairn cred add NAME … < value.txt\``
         : `${what} reads two lines from stdin with --sandbox-upstream: the live value, then the sandbox value`,
@@ -88,8 +87,7 @@ const credKeygen: StoreCommand = {
     }
     const path = resolve(call.cwd, out);
     if (existsSync(path))
-      throw new CairnError(
-        'CONFLICT',
+      throw conflict(
         `${path} exists: a master key is never overwritten (credentials sealed under it would be lost)`,
         {
           file: path,
@@ -284,13 +282,9 @@ const grantAdd: FabricCommand = {
   async run(fabric, call) {
     const session = stringFlag(call.values, 'session');
     if (session === undefined)
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        'grant add through a server needs --session S (--ws needs the local store)',
-        {
-          flag: 'session',
-        },
-      );
+      throw invalidArgument('grant add through a server needs --session S (--ws needs the local store)', {
+        flag: 'session',
+      });
     return addGrant(fabric, call, session);
   },
   async runLocal(dir, call) {
@@ -375,10 +369,8 @@ const proxy: StoreCommand = {
     const port = wholeNumberFlag(call.values, 'port') ?? 7071;
     const masterKey = masterKeyOf(call);
     if (!masterKey)
-      throw new CairnError(
-        'UNAVAILABLE',
+      throw unavailable(
         'the proxy needs the vault master key: pass --master-key-file FILE or set CAIRN_MASTER_KEY',
-        {},
       );
     return withStore(dir, async (store) => {
       const { startProxy } = await import('../keys/proxy.js');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CairnError } from '../errors.js';
+import { invalidArgument } from '../errors.js';
 import { MasterKey } from '../keys/crypto.js';
 import { stringFlag } from './args.js';
 import type { FlagSpec, Invocation } from './command.js';
@@ -25,8 +25,7 @@ export function masterKeyOf(call: Invocation): MasterKey | undefined {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
+      throw invalidArgument(
         `could not read the master key file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path`,
         { file: path },
       );

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EmbeddedFabric } from '../embedded-fabric.js';
-import { CairnError } from '../errors.js';
+import { invalidArgument } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { withCallerOps } from '../ops/table.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
@@ -71,7 +71,7 @@ async function serveMcp(fabric: Fabric, call: Invocation): Promise<number> {
   }
   const port = wholeNumberFlag(call.values, 'port') ?? 0;
   if (port > 65535)
-    throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, {
+    throw invalidArgument(`--port must be at most 65535, got ${port}`, {
       field: 'port',
     });
   const host = '127.0.0.1';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError, isCairnError } from '../errors.js';
+import { invalidArgument, isCairnError, unavailable } from '../errors.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { RunningServer } from '../server/index.js';
 import { Store } from '../store.js';
@@ -20,8 +20,7 @@ export function storeExists(dir: string): boolean {
 /** Refuses to open a store that is not there, so a mistyped --store does not create a new one. */
 export function requireStore(dir: string): void {
   if (!storeExists(dir)) {
-    throw new CairnError(
-      'UNAVAILABLE',
+    throw unavailable(
       `no Cairn store at ${dir}: run \`cairn init --store ${dir}\` first, or pass --store DIR or --url`,
       {
         store: dir,
@@ -39,15 +38,13 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
     const reason = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: string }).code;
     if (code === 'ENOSPC' || code === 'SQLITE_FULL' || code === 'EDQUOT') {
-      throw new CairnError(
-        'UNAVAILABLE',
+      throw unavailable(
         `the disk holding the store at ${dir} is full (${code}): free some space, then run the command again`,
         { store: dir, reason: 'disk full' },
         { cause: error },
       );
     }
-    throw new CairnError(
-      'UNAVAILABLE',
+    throw unavailable(
       `could not open the store at ${dir} (${reason}): check the path and its permissions`,
       {
         store: dir,
@@ -118,25 +115,16 @@ export function listenError(error: unknown, host: string, port: number): unknown
   const code = (error as { code?: string }).code;
   const data = { host, port };
   if (code === 'EADDRINUSE') {
-    return new CairnError(
-      'UNAVAILABLE',
+    return unavailable(
       `port ${port} on ${host} is already in use: stop the other server or pick another --port`,
       data,
     );
   }
   if (code === 'EACCES') {
-    return new CairnError(
-      'UNAVAILABLE',
-      `not allowed to listen on ${host}:${port}: pick a port above 1023 with --port`,
-      data,
-    );
+    return unavailable(`not allowed to listen on ${host}:${port}: pick a port above 1023 with --port`, data);
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CairnError(
-      'UNAVAILABLE',
-      `cannot listen on host ${host}: pass an address of this machine with --host`,
-      data,
-    );
+    return unavailable(`cannot listen on host ${host}: pass an address of this machine with --host`, data);
   }
   return error;
 }
@@ -220,7 +208,7 @@ const serve: StoreCommand = {
     const host = stringFlag(values, 'host') ?? '127.0.0.1';
     const port = wholeNumberFlag(values, 'port') ?? 7070;
     if (port > 65535)
-      throw new CairnError('INVALID_ARGUMENT', `--port must be at most 65535, got ${port}`, {
+      throw invalidArgument(`--port must be at most 65535, got ${port}`, {
         field: 'port',
       });
     const timeouts = {

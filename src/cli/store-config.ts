@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CairnError } from '../errors.js';
+import { invalidArgument, unavailable } from '../errors.js';
 import { parseInput } from '../validate.js';
 
 /**
@@ -38,23 +38,17 @@ export function readStoreConfig(storeDir: string): StoreConfig {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return StoreConfig.parse({});
-    throw new CairnError(
-      'UNAVAILABLE',
-      `cannot read ${file} (${code ?? String(error)}): check it is a readable file`,
-      {
-        file,
-      },
-    );
+    throw unavailable(`cannot read ${file} (${code ?? String(error)}): check it is a readable file`, {
+      file,
+    });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `${file} is not valid JSON (${(error as Error).message}): fix it or remove it`,
-      { file },
-    );
+    throw invalidArgument(`${file} is not valid JSON (${(error as Error).message}): fix it or remove it`, {
+      file,
+    });
   }
   return parseInput(StoreConfig, raw, file);
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
-import { CairnError, isCairnError } from '../errors.js';
+import { invalidArgument, isCairnError, notFound } from '../errors.js';
 import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
@@ -90,15 +90,13 @@ function forkGrants(call: Invocation, names: string[]): ForkGrant[][] {
       extra.length > 0 ||
       (approval !== undefined && approval !== 'each-write' && approval !== 'none')
     )
-      throw new CairnError('INVALID_ARGUMENT', `--grant ${text}: write BRANCH:CREDENTIAL:MODE[:each-write]`, {
+      throw invalidArgument(`--grant ${text}: write BRANCH:CREDENTIAL:MODE[:each-write]`, {
         grant: text,
       });
     if (index < 0)
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `--grant ${text}: branch ${branch} is not one of the --name branches`,
-        { grant: text },
-      );
+      throw invalidArgument(`--grant ${text}: branch ${branch} is not one of the --name branches`, {
+        grant: text,
+      });
     out[index]?.push({
       credential,
       mode: mode as GrantMode,
@@ -128,11 +126,13 @@ async function branchWorkspace(desk: Desk, call: Invocation, branch: string): Pr
     (w) => w.state === 'attached' && w.branch === branch && (session === undefined || w.session === session),
   );
   if (found.length === 1) return found[0] as Workspace;
-  throw new CairnError(
-    found.length === 0 ? 'NOT_FOUND' : 'INVALID_ARGUMENT',
-    found.length === 0
-      ? `no workspace on this host is attached to a branch named ${branch}: fork one with \`cairn fork CP --name ${branch}\``
-      : `${found.length} workspaces are attached to branches named ${branch}: pass --ws to pick the session`,
+  if (found.length === 0)
+    throw notFound(
+      `no workspace on this host is attached to a branch named ${branch}: fork one with \`cairn fork CP --name ${branch}\``,
+      { branch },
+    );
+  throw invalidArgument(
+    `${found.length} workspaces are attached to branches named ${branch}: pass --ws to pick the session`,
     { branch },
   );
 }
@@ -244,7 +244,7 @@ const fork: DeskCommand = {
   async run(place, call) {
     const driver = stringFlag(call.values, 'driver');
     if (driver !== undefined && driver !== 'copy' && driver !== 'overlay') {
-      throw new CairnError('INVALID_ARGUMENT', `--driver must be copy or overlay, not "${driver}"`, {
+      throw invalidArgument(`--driver must be copy or overlay, not "${driver}"`, {
         flag: 'driver',
       });
     }
@@ -312,7 +312,7 @@ const exec: DeskCommand = {
     const branch = stringFlag(call.values, 'branch');
     const envCredentials = listFlag(call.values, 'env-cred');
     if (branch === undefined && (envCredentials.length > 0 || call.values.proxy !== undefined))
-      throw new CairnError('INVALID_ARGUMENT', '--env-cred and --proxy need --branch B', {});
+      throw invalidArgument('--env-cred and --proxy need --branch B');
     return withDesk(place, call, async (ctx) => {
       const { desk, fabric } = ctx;
       const ws =

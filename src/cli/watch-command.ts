@@ -11,7 +11,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { CairnError } from '../errors.js';
+import { conflict } from '../errors.js';
 import { Store } from '../store.js';
 import type { SharedDesk, StoreCommand } from './command.js';
 import { type WatchAnswer, type WatchRequest, watchSocketPath } from './front.js';
@@ -63,8 +63,7 @@ function answers(socket: string): Promise<boolean> {
 async function listen(socket: string, onConnection: (conn: Socket) => void): Promise<Server> {
   if (existsSync(socket)) {
     if (await answers(socket))
-      throw new CairnError(
-        'CONFLICT',
+      throw conflict(
         `a cairn watch already serves this store (its socket ${socket} answers): one is enough`,
         { socket },
       );

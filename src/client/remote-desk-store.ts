@@ -1,7 +1,7 @@
 import { Desk, type DeskOptions } from '../desk/desk.js';
 import type { CommitAnswer, CommitInput, DeskStore, ForkInput } from '../desk/desk-store.js';
 import type { Snapshot, Workspace } from '../desk/rows.js';
-import { CairnError } from '../errors.js';
+import { type CairnError, invalidArgument, unavailable } from '../errors.js';
 import type { CairnEvent, EventPage } from '../types.js';
 import type { RemoteFabric } from './remote-fabric.js';
 
@@ -43,11 +43,7 @@ export class RemoteDeskStore implements DeskStore {
       const slice = digests.slice(i, i + READ_BATCH);
       const parts = await this.fabric.deskReadObjects({ digests: slice });
       if (parts.length !== slice.length)
-        throw new CairnError(
-          'UNAVAILABLE',
-          `asked for ${slice.length} objects, the server sent ${parts.length}: ask again`,
-          {},
-        );
+        throw unavailable(`asked for ${slice.length} objects, the server sent ${parts.length}: ask again`);
       out.push(...parts);
     }
     return out;
@@ -105,8 +101,7 @@ export class RemoteDeskStore implements DeskStore {
   }
 
   fork(input: ForkInput): Promise<Workspace> {
-    if (input.driver === 'plain')
-      throw new CairnError('INVALID_ARGUMENT', 'a fork is a copy or an overlay', {});
+    if (input.driver === 'plain') throw invalidArgument('a fork is a copy or an overlay');
     return this.fabric.deskFork({ ...input, driver: input.driver });
   }
 

@@ -1,5 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { CairnError, type CairnErrorJSON } from '../errors.js';
+import { CairnError, type CairnErrorJSON, inDoubt, invalidArgument, unavailable } from '../errors.js';
 import { toJsonText } from '../json.js';
 import { unframeBytes } from '../ops/frames.js';
 import { type Client, type Op, opTitle, runsAtCaller } from '../ops/op.js';
@@ -103,8 +103,7 @@ export class RemoteFabric {
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new CairnError(
-        'UNAVAILABLE',
+      throw unavailable(
         `the server at ${this.base} answered ${response.status} with a body that is not JSON: is it a Cairn server?`,
         {
           status: response.status,
@@ -120,7 +119,7 @@ export class RemoteFabric {
           data: error.data ?? {},
         } as CairnErrorJSON);
       }
-      throw new CairnError('UNAVAILABLE', `the server at ${this.base} answered ${response.status}`, {
+      throw unavailable(`the server at ${this.base} answered ${response.status}`, {
         status: response.status,
       });
     }
@@ -138,15 +137,13 @@ export class RemoteFabric {
     const neverSent =
       cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
     if (method !== 'GET' && !neverSent) {
-      return new CairnError(
-        'IN_DOUBT',
+      return inDoubt(
         `the connection to ${this.base} broke after the request was sent (${detail}): it may have been applied; retry with the same idempotency key`,
         { url: this.base },
         { cause: error },
       );
     }
-    return new CairnError(
-      'UNAVAILABLE',
+    return unavailable(
       `could not reach the Cairn server at ${this.base} (${detail}): check the URL and that \`cairn serve\` is running`,
       { url: this.base },
       { cause: error },
@@ -168,7 +165,7 @@ export class RemoteFabric {
       const value = rest[field] ?? defaults[field]?.default;
       delete rest[field];
       if (typeof value !== 'string' || value === '') {
-        throw new CairnError('INVALID_ARGUMENT', `${opTitle(operation.name)}: ${field}: required`, { field });
+        throw invalidArgument(`${opTitle(operation.name)}: ${field}: required`, { field });
       }
       return seg(value);
     });

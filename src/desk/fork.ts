@@ -9,7 +9,7 @@ import {
   utimesSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { invalidArgument as invalid, unavailable } from '../errors.js';
 import { type EventId, newId, type SnapshotId, type WorkspaceId } from '../ids.js';
 import { BranchName } from '../schema.js';
 import { parseInput } from '../validate.js';
@@ -116,7 +116,7 @@ export class Forks {
     }
     const canOverlay = overlaySupported(join(ctx.ensureStateDir(), 'probe'));
     if (input.driver === 'overlay' && !canOverlay) {
-      throw new CairnError('UNAVAILABLE', 'this process cannot mount overlays here: use the copy driver', {});
+      throw unavailable('this process cannot mount overlays here: use the copy driver');
     }
     const driver: Driver = input.driver ?? (canOverlay ? 'overlay' : 'copy');
     return this.handles.withHandle(workspace, async (h) => {

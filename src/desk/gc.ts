@@ -1,4 +1,4 @@
-import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { type CairnError, corrupt, invalidArgument as invalid, unavailable } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import * as log from '../log/session-log.js';
 import { placeholders } from '../storage/engine.js';
@@ -63,11 +63,7 @@ export async function verifyStore(store: LocalDeskStore, objects: ObjectStore): 
     try {
       const event = await engine.read(tenant, (tx) => log.getEvent(tx, who, s.event));
       if ((event.payload as { root?: string } | null)?.root !== s.root) {
-        throw new CairnError(
-          'CORRUPT',
-          `snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`,
-          {},
-        );
+        throw corrupt(`snapshot ${s.id} names root ${s.root} but its log event ${s.event} says otherwise`);
       }
       await visit(s.root, true);
     } catch (error) {
@@ -206,8 +202,7 @@ export async function collectGarbage(
       return true;
     });
     if (swept) break;
-    if (round > 100)
-      throw new CairnError('UNAVAILABLE', 'gc could not keep up with new snapshots: run it again later', {});
+    if (round > 100) throw unavailable('gc could not keep up with new snapshots: run it again later');
   }
   report.marked = live.size;
   for (const digest of doomedPacks) {

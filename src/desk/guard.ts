@@ -21,7 +21,7 @@
  * Library code: it reads no environment, working directory or home folder.
  */
 import ignore from 'ignore';
-import { CairnError } from '../errors.js';
+import { type CairnError, forbidden, invalidArgument } from '../errors.js';
 import {
   describeObject,
   inflateLoose,
@@ -104,13 +104,9 @@ export function createPathFilter(cairnignoreText: string | null, extra: readonly
         relPath.startsWith('./') ||
         relPath.startsWith('../')
       ) {
-        throw new CairnError(
-          'INVALID_ARGUMENT',
-          `path ${JSON.stringify(relPath)} is not workspace-relative`,
-          {
-            path: relPath,
-          },
-        );
+        throw invalidArgument(`path ${JSON.stringify(relPath)} is not workspace-relative`, {
+          path: relPath,
+        });
       }
       return ig.ignores(isDir ? `${relPath}/` : relPath);
     },
@@ -496,8 +492,7 @@ export function guardFailure(findings: readonly SecretFinding[]): CairnError {
     )
     .join(', ');
   const more = clean.length > MESSAGE_FINDINGS ? ` and ${clean.length - MESSAGE_FINDINGS} more` : '';
-  return new CairnError(
-    'FORBIDDEN',
+  return forbidden(
     `checkpoint refused: ${clean.length} secret finding(s) in the workspace: ${shown}${more}; ` +
       'remove the secret (from git history too, for a finding in .git), or add the path to .cairnignore to leave it out of snapshots',
     { findings: clean },

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { conflict } from '../errors.js';
 import type { WorkspaceId } from '../ids.js';
 import type { DeskContext, Handle } from './context.js';
 import { mountFork, overlayLayout } from './fork.js';
@@ -43,19 +43,15 @@ export class Handles {
     if (cached) return cached;
     const { workspace: row, head } = await ctx.store.head(id);
     if (row.state !== 'attached') {
-      throw new CairnError('CONFLICT', `workspace ${id} is detached: attach its directory again to use it`, {
+      throw conflict(`workspace ${id} is detached: attach its directory again to use it`, {
         workspace: id,
       });
     }
     if (row.host !== ctx.options.host) {
-      throw new CairnError(
-        'CONFLICT',
-        `workspace ${id} lives on host ${row.host}, not ${ctx.options.host}: run this there`,
-        {
-          workspace: id,
-          host: row.host,
-        },
-      );
+      throw conflict(`workspace ${id} lives on host ${row.host}, not ${ctx.options.host}: run this there`, {
+        workspace: id,
+        host: row.host,
+      });
     }
     if (row.driver === 'overlay' && !isMounted(row.dir))
       await mountFork(ctx, row, await ctx.snapshotById(row.baseSnapshot));

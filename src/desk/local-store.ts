@@ -1,5 +1,5 @@
 import type { BlobStore } from '../blob/blob-store.js';
-import { CairnError } from '../errors.js';
+import { type CairnError, conflict, invalidArgument, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
 import type { EventId, SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
@@ -82,7 +82,7 @@ async function insertObjects(
 export const READ_LIMIT = 64 * 1024 * 1024;
 
 function retry(why: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError('CONFLICT', `the workspace changed under this checkpoint (${why}): take it again`, {
+  return conflict(`the workspace changed under this checkpoint (${why}): take it again`, {
     [RETRY]: why,
     ...data,
   });
@@ -140,8 +140,7 @@ export class LocalDeskStore implements DeskStore {
     // One answer holds all of them at once: bounded, so no call can make the store read a gigabyte.
     const total = digests.reduce((sum, d) => sum + (this.located.get(d)?.len ?? 0), 0);
     if (digests.length > 1 && total > READ_LIMIT) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
+      throw invalidArgument(
         `these ${digests.length} objects hold ${total} bytes, over ${READ_LIMIT} in one read: ask for fewer at once`,
         { limit: READ_LIMIT, bytes: total },
       );
@@ -154,11 +153,9 @@ export class LocalDeskStore implements DeskStore {
   private async objectBytes(digest: string, again = true): Promise<Buffer> {
     const row = this.located.get(digest);
     if (!row) {
-      throw new CairnError(
-        'NOT_FOUND',
-        `desk object ${digest} is not in the store: the snapshot that names it is damaged`,
-        { digest },
-      );
+      throw notFound(`desk object ${digest} is not in the store: the snapshot that names it is damaged`, {
+        digest,
+      });
     }
     try {
       return row.inline
@@ -184,7 +181,7 @@ export class LocalDeskStore implements DeskStore {
         [row.off + 1, row.len, this.tenant, row.pack],
       ),
     );
-    if (!found?.part) throw new CairnError('NOT_FOUND', `desk pack ${row.pack} is gone`, { pack: row.pack });
+    if (!found?.part) throw notFound(`desk pack ${row.pack} is gone`, { pack: row.pack });
     return Buffer.from(found.part);
   }
 
@@ -293,8 +290,7 @@ export class LocalDeskStore implements DeskStore {
             ? undefined
             : await log.branchMoves(tx, this.who, ws.session, ws.branch);
         if (head !== input.ifHead || moves !== input.ifMoves)
-          throw new CairnError(
-            'CONFLICT',
+          throw conflict(
             head !== input.ifHead
               ? `branch ${ws.branch} moved (its head is ${head || '(root)'}, not ${input.ifHead}) while this ran: look again, then retry`
               : `branch ${ws.branch} moved away and back to ${head || '(root)'} while this ran: look again, then retry`,
@@ -397,8 +393,7 @@ export class LocalDeskStore implements DeskStore {
         [tenant, digest],
       );
       if (known && Number(known.inline) !== 1)
-        throw new CairnError(
-          'INVALID_ARGUMENT',
+        throw invalidArgument(
           `pack ${digest} was stored with putPack: name it in \`packs\`, not as the inline pack`,
           { pack: digest },
         );
@@ -415,13 +410,9 @@ export class LocalDeskStore implements DeskStore {
       ? inlineEntries.find((e) => e.digest === input.root)?.kind
       : present.get(input.root)?.kind;
     if (rootKind !== undefined && rootKind !== 'tree')
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `root ${input.root} is a file chunk, not a tree: name the root tree`,
-        {
-          root: input.root,
-        },
-      );
+      throw invalidArgument(`root ${input.root} is a file chunk, not a tree: name the root tree`, {
+        root: input.root,
+      });
     return expected.filter((d) => !present.has(d));
   }
 
@@ -487,8 +478,7 @@ export class LocalDeskStore implements DeskStore {
       const base = await snapshotRow(tx, this.tenant, input.baseSnapshot);
       const owner = base.workspace === from.id ? from : await workspaceRow(tx, this.tenant, base.workspace);
       if (owner.session !== from.session) {
-        throw new CairnError(
-          'INVALID_ARGUMENT',
+        throw invalidArgument(
           `snapshot ${base.id} belongs to session ${owner.session}, not ${from.session}`,
           { snapshot: base.id },
         );

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { unavailable } from '../errors.js';
 import type { DeskContext } from './context.js';
 import { sweepLayers } from './fork.js';
 import { collectGarbage, type GcReport, type VerifyReport, verifyStore } from './gc.js';
@@ -11,7 +11,7 @@ export class Maintenance {
   /** The store side as this process holds it: verify and GC run where the store is. */
   private local(what: string): LocalDeskStore {
     if (this.ctx.store instanceof LocalDeskStore) return this.ctx.store;
-    throw new CairnError('UNAVAILABLE', `${what} runs where the store is: run it on the server's host`, {});
+    throw unavailable(`${what} runs where the store is: run it on the server's host`);
   }
 
   /** Walks every tree from every snapshot root, re-hashing each object once; stops at the first problem. */

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { conflict, invalidArgument as invalid } from '../errors.js';
 import type { SnapshotId, WorkspaceId } from '../ids.js';
 import type { DeskContext } from './context.js';
 import type { Handles } from './handles.js';
@@ -79,8 +79,7 @@ export class MergeRun {
       return st?.isFile() === true && hasConflictMarkers(readFileSync(abs, 'utf8'));
     });
     if (unresolved.length === 0) return;
-    throw new CairnError(
-      'CONFLICT',
+    throw conflict(
       `${unresolved.length} file(s) still hold conflict markers from merge ${last.id} (${unresolved.slice(0, 5).join(', ')}): resolve them and run \`cairn ws checkpoint\`, or abort that merge with \`cairn ws restore ${last.parent}\`, then merge again`,
       { workspace: into.id, merge: last.id, unresolved, abort: last.parent },
     );

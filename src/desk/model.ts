@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError } from '../errors.js';
+import { internal } from '../errors.js';
 import { chunkFile, copyWindow, digestOf, returnCopy, SMALL_FILE } from './chunker.js';
 import type { GuardStream } from './guard.js';
 import type { LaterFiles } from './later-files.js';
@@ -486,10 +486,7 @@ async function sameAsLower(ctx: ScanContext, path: string, node: FileNode, st: S
  */
 export async function seal(ctx: Pick<ScanContext, 'writer' | 'later'>, node: DirNode): Promise<string> {
   if ((ctx.later?.size ?? 0) > 0) {
-    throw new CairnError(
-      'INTERNAL',
-      'a tree was sealed while file verdicts were still out; this is a bug in Cairn',
-    );
+    throw internal('a tree was sealed while file verdicts were still out; this is a bug in Cairn');
   }
   return sealDir(ctx.writer, node);
 }

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { CairnError } from '../errors.js';
+import { corrupt } from '../errors.js';
 import { digestOf } from './chunker.js';
 import type { CommitInput, DeskStore } from './desk-store.js';
 import { type ObjectKind, PACK_SALT, type PackEntry, packIndex, packIndexBytes } from './pack-format.js';
@@ -102,8 +102,7 @@ export class ObjectStore {
 function checked(digest: string, bytes: Buffer): Buffer {
   const actual = digestOf(bytes);
   if (actual !== digest) {
-    throw new CairnError(
-      'CORRUPT',
+    throw corrupt(
       `desk object ${digest} is corrupt (the store holds bytes hashing to ${actual}): restore the store from a backup`,
       { digest, actual },
     );

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError } from '../errors.js';
+import { invalidArgument, unavailable } from '../errors.js';
 
 /**
  * The overlay fork driver (Linux): a fork is a fresh upper directory mounted
@@ -99,21 +99,13 @@ export class Mounter {
 export async function mountOverlay(layout: OverlayLayout, mounter: Mounter): Promise<void> {
   for (const path of [layout.lower, layout.upper, layout.work]) {
     if (/[,:\n]/.test(path)) {
-      throw new CairnError(
-        'UNAVAILABLE',
-        `overlay layer path ${path} holds "," ":" or a newline: use the copy driver`,
-        {
-          path,
-        },
-      );
+      throw unavailable(`overlay layer path ${path} holds "," ":" or a newline: use the copy driver`, {
+        path,
+      });
     }
   }
   if (layout.mountpoint.includes('\n')) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      'a directory name with a newline cannot be an overlay mount point',
-      {},
-    );
+    throw invalidArgument('a directory name with a newline cannot be an overlay mount point');
   }
   mkdirSync(layout.upper, { recursive: true });
   mkdirSync(layout.work, { recursive: true });
@@ -121,8 +113,7 @@ export async function mountOverlay(layout: OverlayLayout, mounter: Mounter): Pro
   const options = `lowerdir=${layout.lower},upperdir=${layout.upper},workdir=${layout.work}`;
   const result = await mounter.run(['mount', '-t', 'overlay', 'overlay', '-o', options, layout.mountpoint]);
   if (!result.ok) {
-    throw new CairnError(
-      'UNAVAILABLE',
+    throw unavailable(
       `could not mount an overlay at ${layout.mountpoint} (${result.message}): use the copy driver, or run with CAP_SYS_ADMIN`,
       { mountpoint: layout.mountpoint },
     );
@@ -132,13 +123,9 @@ export async function mountOverlay(layout: OverlayLayout, mounter: Mounter): Pro
 export async function unmountOverlay(mountpoint: string, mounter: Mounter): Promise<void> {
   const result = await mounter.run(['umount', mountpoint]);
   if (!result.ok && !/not mounted|no mount point/i.test(result.message)) {
-    throw new CairnError(
-      'UNAVAILABLE',
-      `could not unmount ${mountpoint} (${result.message}): is a process using it?`,
-      {
-        mountpoint,
-      },
-    );
+    throw unavailable(`could not unmount ${mountpoint} (${result.message}): is a process using it?`, {
+      mountpoint,
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { type CairnError, invalidArgument } from '../errors.js';
 import { digestOf } from './chunker.js';
 import { decodeTree } from './tree.js';
 
@@ -51,11 +51,7 @@ export function packIndexBytes(count: number): number {
 }
 
 function malformed(why: string, data: Record<string, unknown> = {}): CairnError {
-  return new CairnError(
-    'INVALID_ARGUMENT',
-    `the pack is malformed (${why}): send the pack as the desk wrote it`,
-    data,
-  );
+  return invalidArgument(`the pack is malformed (${why}): send the pack as the desk wrote it`, data);
 }
 
 /** The index that ends a pack (its entries, count and magic), as stored while the pack is staged. */
@@ -115,21 +111,16 @@ export function readPackIndex(pack: Buffer): PackEntry[] {
 export function verifyPack(name: string, pack: Buffer): PackEntry[] {
   const actual = digestOf(pack);
   if (actual !== name)
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `pack ${name} hashes to ${actual}: send the pack's bytes unchanged`,
-      {
-        pack: name,
-        actual,
-      },
-    );
+    throw invalidArgument(`pack ${name} hashes to ${actual}: send the pack's bytes unchanged`, {
+      pack: name,
+      actual,
+    });
   const entries = readPackIndex(pack);
   for (const e of entries) {
     const bytes = pack.subarray(e.off, e.off + e.len);
     const got = digestOf(bytes);
     if (got !== e.digest)
-      throw new CairnError(
-        'INVALID_ARGUMENT',
+      throw invalidArgument(
         `pack ${name} says the object at ${e.off} is ${e.digest} but its bytes hash to ${got}: nothing was stored`,
         { pack: name, digest: e.digest, actual: got },
       );
@@ -138,8 +129,7 @@ export function verifyPack(name: string, pack: Buffer): PackEntry[] {
       try {
         decodeTree(e.digest, Buffer.from(bytes));
       } catch (error) {
-        throw new CairnError(
-          'INVALID_ARGUMENT',
+        throw invalidArgument(
           `pack ${name} holds tree ${e.digest} that is not a valid tree (${(error as Error).message}): nothing was stored`,
           { pack: name, digest: e.digest },
         );

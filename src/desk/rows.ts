@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CairnError, notFound } from '../errors.js';
+import { type CairnError, conflict, notFound } from '../errors.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 import type * as shape from '../ops/shapes.js';
 import type { SqlExecutor } from '../storage/engine.js';
@@ -119,7 +119,7 @@ function idTaken(error: unknown): boolean {
 }
 
 function taken(what: string, id: string): CairnError {
-  return new CairnError('CONFLICT', `${what} id ${id} is taken: propose another (a fresh random id)`, { id });
+  return conflict(`${what} id ${id} is taken: propose another (a fresh random id)`, { id });
 }
 
 export async function insertSnapshot(tx: SqlExecutor, r: SnapshotRow): Promise<void> {
@@ -175,8 +175,7 @@ export async function insertWorkspace(tx: SqlExecutor, r: WorkspaceRow): Promise
 }
 
 export function alreadyAttached(path: string, id?: string): CairnError {
-  return new CairnError(
-    'CONFLICT',
+  return conflict(
     `${path} is already attached${id ? ` as workspace ${id}` : ''}: use that workspace, or detach it first`,
     { path, ...(id ? { workspace: id } : {}) },
   );

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { CairnError, conflict } from '../errors.js';
 import { type EventId, newId, type WorkspaceId } from '../ids.js';
 import type { CairnEvent } from '../types.js';
 import type { DeskContext, Handle, Prepared } from './context.js';
@@ -98,8 +98,7 @@ export class Snapshots {
       } catch (error) {
         if (!isRetry(error)) throw error;
         if (attempt >= RETRIES) {
-          throw new CairnError(
-            'CONFLICT',
+          throw conflict(
             `workspace ${h.row.id} kept changing under this checkpoint (${error.message}): try again`,
             { workspace: h.row.id },
           );

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { type CairnError, corrupt } from '../errors.js';
 import { digestOf } from './chunker.js';
 
 /**
@@ -47,14 +47,10 @@ export function validName(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\0');
 }
 
-function corrupt(digest: string, why: string): CairnError {
-  return new CairnError(
-    'CORRUPT',
-    `desk tree ${digest} is malformed (${why}): restore the store from a backup`,
-    {
-      digest,
-    },
-  );
+function malformedTree(digest: string, why: string): CairnError {
+  return corrupt(`desk tree ${digest} is malformed (${why}): restore the store from a backup`, {
+    digest,
+  });
 }
 
 export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
@@ -62,16 +58,16 @@ export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw corrupt(digest, 'not JSON');
+    throw malformedTree(digest, 'not JSON');
   }
-  if (doc.v !== 1 || !Array.isArray(doc.e)) throw corrupt(digest, 'not a v1 tree');
+  if (doc.v !== 1 || !Array.isArray(doc.e)) throw malformedTree(digest, 'not a v1 tree');
   const items: TreeItem[] = [];
   let previous: string | null = null;
   for (const raw of doc.e as unknown[]) {
     if (!Array.isArray(raw) || typeof raw[0] !== 'string' || !validName(raw[0]))
-      throw corrupt(digest, 'bad entry name');
+      throw malformedTree(digest, 'bad entry name');
     const name = raw[0];
-    if (previous !== null && !(previous < name)) throw corrupt(digest, 'entries out of order');
+    if (previous !== null && !(previous < name)) throw malformedTree(digest, 'entries out of order');
     previous = name;
     if (
       raw[1] === 'f' &&
@@ -82,7 +78,7 @@ export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
     ) {
       const chunks = raw[4] as unknown[];
       if (!chunks.every((c) => typeof c === 'string' && DIGEST.test(c)))
-        throw corrupt(digest, `bad chunk list for ${name}`);
+        throw malformedTree(digest, `bad chunk list for ${name}`);
       items.push({
         name,
         kind: 'file',
@@ -111,7 +107,7 @@ export function decodeTree(digest: string, bytes: Buffer): TreeItem[] {
     } else if (raw[1] === 'l' && typeof raw[2] === 'string') {
       items.push({ name, kind: 'symlink', target: raw[2] });
     } else {
-      throw corrupt(digest, `bad entry ${name}`);
+      throw malformedTree(digest, `bad entry ${name}`);
     }
   }
   return items;

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { invalidArgument as invalid, notFound } from '../errors.js';
 import { newId, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
 import type { DeskContext } from './context.js';
 import type { Handles } from './handles.js';
@@ -80,8 +80,7 @@ export class Workspaces {
     const exact = rows.find((r) => r.dir === path);
     if (exact) return exact;
     const around = rows.sort((a, b) => b.dir.length - a.dir.length)[0];
-    throw new CairnError(
-      'NOT_FOUND',
+    throw notFound(
       around
         ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.dir}: run the command there, or pass --ws ${around.id}`
         : `no workspace is attached at ${path}: run \`cairn ws attach ${path}\` first (or pass --ws WS)`,

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { appendAudit, startChain } from '../audit/audit-chain.js';
 import { sha256Hex } from '../digest.js';
-import { CairnError } from '../errors.js';
+import { type CairnError, corrupt, notFound, unauthenticated } from '../errors.js';
 import { newId, newSecret } from '../ids.js';
 import { type Engine, NO_TENANT, type SqlExecutor } from '../storage/engine.js';
 import type { CreatedToken, Identity, PrincipalKind, RevokedToken, Role } from '../types.js';
@@ -53,7 +53,7 @@ export async function insertToken(
 ): Promise<CreatedToken> {
   const exists = await tx.get('SELECT id FROM principals WHERE tenant = ? AND id = ?', [tenant, principal]);
   if (!exists) {
-    throw new CairnError('NOT_FOUND', `principal ${principal} not found in this tenant: check the id`, {
+    throw notFound(`principal ${principal} not found in this tenant: check the id`, {
       id: principal,
     });
   }
@@ -88,7 +88,7 @@ export async function revokeToken(
     `SELECT principal, revoked_at FROM tokens WHERE tenant = ? AND id = ? ${tx.lockRows}`,
     [tenant, id],
   );
-  if (!row) throw new CairnError('NOT_FOUND', `token ${id} not found in this tenant: check the id`, { id });
+  if (!row) throw notFound(`token ${id} not found in this tenant: check the id`, { id });
   mayRevoke(row.principal);
   if (row.revoked_at !== null) return { id, principal: row.principal, revokedAt: row.revoked_at };
   await tx.run('UPDATE tokens SET revoked_at = ? WHERE tenant = ? AND id = ?', [now, tenant, id]);
@@ -142,9 +142,8 @@ export async function loadIdentity(
   return row ? { tenant, principal, kind: row.kind, role: row.role } : undefined;
 }
 
-function unauthenticated(): CairnError {
-  return new CairnError(
-    'UNAUTHENTICATED',
+function badToken(): CairnError {
+  return unauthenticated(
     'the bearer token is missing, malformed, revoked or unknown: pass a token from `cairn token create` as "Authorization: Bearer <token>"',
   );
 }
@@ -152,7 +151,7 @@ function unauthenticated(): CairnError {
 /** Resolves a bearer token to the identity it acts as. */
 export async function authenticate(engine: Engine, token: string): Promise<Identity> {
   const match = TOKEN_PATTERN.exec(token);
-  if (!match) throw unauthenticated();
+  if (!match) throw badToken();
   const [, tenant, id, secret] = match as unknown as [string, string, string, string];
   const identity = await engine.read(tenant, async (tx) => {
     const row = await tx.get<{ principal: string; secret_hash: string; revoked_at: number | null }>(
@@ -165,7 +164,7 @@ export async function authenticate(engine: Engine, token: string): Promise<Ident
     if (!timingSafeEqual(expected, actual)) return undefined;
     return loadIdentity(tx, tenant, row.principal);
   });
-  if (!identity) throw unauthenticated();
+  if (!identity) throw badToken();
   return identity;
 }
 
@@ -204,10 +203,6 @@ export async function localIdentity(engine: Engine): Promise<Identity> {
     }
   }
   const identity = await engine.read(ids.tenant, (tx) => loadIdentity(tx, ids.tenant, ids.principal));
-  if (!identity)
-    throw new CairnError(
-      'CORRUPT',
-      'the store names a local principal that does not exist: the store is damaged',
-    );
+  if (!identity) throw corrupt('the store names a local principal that does not exist: the store is damaged');
   return identity;
 }

@@ -1,4 +1,4 @@
-import { CairnError, notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import { placeholders, RetryTransaction, type SqlExecutor } from '../storage/engine.js';
@@ -177,14 +177,10 @@ export class Approvals {
       const at = this.context.now();
       const state = row.state === 'pending' && num(row.expires_at) <= at ? 'expired' : row.state;
       if (state !== 'pending')
-        throw new CairnError(
-          'CONFLICT',
-          `approval ${id} is ${state}: only a pending approval can be decided, once`,
-          {
-            approval: id,
-            state,
-          },
-        );
+        throw conflict(`approval ${id} is ${state}: only a pending approval can be decided, once`, {
+          approval: id,
+          state,
+        });
       const next = verdict === 'approve' ? 'approved' : 'denied';
       const changed = await tx.run(
         "UPDATE key_approvals SET state = ?, decided_by = ?, decided_at = ? WHERE tenant = ? AND id = ? AND state = 'pending'",

@@ -1,5 +1,5 @@
 import { appendAudit } from '../audit/audit-chain.js';
-import { CairnError, notFound } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { Grant } from './grants.js';
@@ -57,8 +57,7 @@ export class KeysContext {
     );
     if (!row) throw notFound('branch', `${session}/${branch}`);
     if (this.who.role !== 'admin' && row.owner !== this.who.principal)
-      throw new CairnError(
-        'FORBIDDEN',
+      throw forbidden(
         `principal ${this.who.principal} does not own branch ${branch}: only its owner or an admin may ${what}`,
         { branch, principal: this.who.principal },
       );

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { CairnError } from '../errors.js';
+import { corrupt, invalidArgument } from '../errors.js';
 
 /**
  * Envelope encryption for the vault (docs/design/keys.md). The operator
@@ -33,8 +33,7 @@ export class MasterKey {
         ? Buffer.from(trimmed, 'base64')
         : Buffer.alloc(0);
     if (bytes.length !== KEY_BYTES) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
+      throw invalidArgument(
         `the master key in ${where} is not 32 bytes as 64 hex digits or base64: make one with \`openssl rand -hex 32\``,
         { where },
       );
@@ -74,7 +73,7 @@ export function seal(key: Buffer, plaintext: Buffer, aad: string): Buffer {
 
 export function open(key: Buffer, sealed: Buffer, aad: string): Buffer {
   if (sealed.length < 1 + NONCE_BYTES + TAG_BYTES || sealed[0] !== FORMAT) {
-    throw new CairnError('CORRUPT', 'a sealed vault value is malformed: the vault row was damaged', {});
+    throw corrupt('a sealed vault value is malformed: the vault row was damaged');
   }
   const nonce = sealed.subarray(1, 1 + NONCE_BYTES);
   const tag = sealed.subarray(sealed.length - TAG_BYTES);
@@ -87,10 +86,6 @@ export function open(key: Buffer, sealed: Buffer, aad: string): Buffer {
       decipher.final(),
     ]);
   } catch {
-    throw new CairnError(
-      'CORRUPT',
-      'a sealed vault value failed authentication: it was altered or moved to another row',
-      {},
-    );
+    throw corrupt('a sealed vault value failed authentication: it was altered or moved to another row');
   }
 }

@@ -1,4 +1,4 @@
-import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
+import { corrupt, forbidden, invalidArgument as invalid, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import type { KeysContext } from './context.js';
 import type { GrantStore } from './grant-store.js';
@@ -56,12 +56,10 @@ export class EnvInjection {
         const values = this.vault.openRow(cred);
         // Never the live value in place of a missing sandbox one (a sandbox grant needs one to exist).
         const value = grant.mode === 'sandbox' ? values.sandbox : values.live;
-        if (value === '')
-          throw new CairnError('CORRUPT', `credential ${cred.name} has no sandbox value to inject`, {});
+        if (value === '') throw corrupt(`credential ${cred.name} has no sandbox value to inject`);
         return { variable: cred.header, value, grant: grant.id };
       }
-      throw new CairnError(
-        'FORBIDDEN',
+      throw forbidden(
         `branch ${input.branch} holds no active sandbox or live grant without each-write on ${cred.name}: grant one before injecting it`,
         { credential: cred.name, branch: input.branch },
       );

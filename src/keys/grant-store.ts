@@ -1,4 +1,4 @@
-import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
+import { corrupt, forbidden, invalidArgument as invalid, notFound } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import { BranchName } from '../schema.js';
@@ -57,7 +57,7 @@ export class GrantStore {
     let at = grant;
     while (at.parent !== '') {
       const parent = await this.grantRow(tx, at.parent);
-      if (!parent) throw new CairnError('CORRUPT', `grant ${at.id} names a missing parent ${at.parent}`, {});
+      if (!parent) throw corrupt(`grant ${at.id} names a missing parent ${at.parent}`);
       chain.push(parent);
       at = parent;
     }
@@ -89,13 +89,9 @@ export class GrantStore {
         throw invalid(`grant ${parent.id} belongs to another session`, { parent: parent.id });
       const ended = (await this.chain(tx, parent)).find((g) => grantState(g, at) !== 'active');
       if (ended)
-        throw new CairnError(
-          'FORBIDDEN',
-          `grant ${ended.id} is ${grantState(ended, at)}: it cannot be narrowed`,
-          {
-            grant: ended.id,
-          },
-        );
+        throw forbidden(`grant ${ended.id} is ${grantState(ended, at)}: it cannot be narrowed`, {
+          grant: ended.id,
+        });
     }
     if (input.mode === 'sandbox' && cred.sandbox_sealed === null)
       throw invalid(`credential ${cred.name} has no sandbox variant: add one before a sandbox grant`);

@@ -1,4 +1,4 @@
-import { CairnError, invalidArgument as invalid, notFound } from '../errors.js';
+import { conflict, corrupt, invalidArgument as invalid, notFound, unavailable } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { newId } from '../ids.js';
 import { CredentialName } from '../schema.js';
@@ -111,10 +111,8 @@ export class Vault {
 
   private requireMasterKey(): MasterKey {
     if (!this.masterKey) {
-      throw new CairnError(
-        'UNAVAILABLE',
+      throw unavailable(
         'the vault is locked: no master key was given. Pass --master-key-file FILE or set CAIRN_MASTER_KEY (64 hex digits; `cairn cred keygen` makes one)',
-        {},
       );
     }
     return this.masterKey;
@@ -180,13 +178,9 @@ export class Vault {
     const at = this.context.now();
     return this.context.engine.write(this.context.tenant, async (tx) => {
       if (await this.credentialRow(tx, name))
-        throw new CairnError(
-          'CONFLICT',
-          `credential ${name} exists: rotate it with \`cairn cred rotate ${name}\``,
-          {
-            credential: name,
-          },
-        );
+        throw conflict(`credential ${name} exists: rotate it with \`cairn cred rotate ${name}\``, {
+          credential: name,
+        });
       await tx.run(
         `INSERT INTO key_credentials (tenant, ${CREDENTIAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
         [
@@ -326,18 +320,13 @@ export class Vault {
     if (cached && cached.version === version) return cached;
     const master = this.requireMasterKey();
     if (row.master_key_id !== master.id) {
-      throw new CairnError(
-        'UNAVAILABLE',
+      throw unavailable(
         `credential ${row.name} is sealed under master key ${row.master_key_id}, but the key given is ${master.id}: give the key the vault was made with`,
         { credential: row.name, sealedUnder: row.master_key_id, given: master.id },
       );
     }
     if (!row.wrapped_key || !row.live_sealed)
-      throw new CairnError(
-        'CORRUPT',
-        `credential ${row.name} has no sealed value: the vault row is damaged`,
-        {},
-      );
+      throw corrupt(`credential ${row.name} has no sealed value: the vault row is damaged`);
     const tenant = this.context.tenant;
     const dataKey = master.unwrap(row.wrapped_key, aad(tenant, row.id, version, 'key'));
     try {

@@ -1,5 +1,5 @@
 import { appendAudit } from '../audit/audit-chain.js';
-import { CairnError, notFound } from '../errors.js';
+import { conflict, corrupt, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { type EventId, newId, type SessionId } from '../ids.js';
 import { toJsonText } from '../json.js';
 import type {
@@ -134,8 +134,7 @@ async function pathSegments(
     hi = row.base_seq;
   }
   if (expected !== '') {
-    throw new CairnError(
-      'CORRUPT',
+    throw corrupt(
       `line ${expected} on the path to ${branch.head || 'the root'} is missing: the store is damaged`,
       {
         line: expected,
@@ -274,8 +273,7 @@ function sameAppend(row: EventRow, input: ValidAppend, payload: string, actor: s
 export function encodePayload(payload: unknown): string {
   const text = toJsonText(payload, 'payload');
   if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
-    throw new CairnError(
-      'PAYLOAD_TOO_LARGE',
+    throw payloadTooLarge(
       `event payload is ${Buffer.byteLength(text)} bytes, over the ${MAX_PAYLOAD_BYTES}-byte limit: store large content as a blob and reference its digest`,
       { limit: MAX_PAYLOAD_BYTES },
     );
@@ -298,8 +296,7 @@ export async function appendEvent(
     );
     if (earlier) {
       if (!sameAppend(earlier, input, payload, actor)) {
-        throw new CairnError(
-          'CONFLICT',
+        throw conflict(
           `idempotency key "${input.idempotencyKey}" was already used for a different append (event ${earlier.id}): use a new key for a new event`,
           { event: earlier.id },
         );
@@ -420,8 +417,7 @@ async function eventInSession(
 ): Promise<EventRow> {
   const event = await requireEvent(tx, who.tenant, id);
   if (event.session !== session) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
+    throw invalidArgument(
       `event ${id} belongs to session ${event.session}, not ${session}: pass an event of the same session`,
       { event: id, session: event.session },
     );
@@ -466,13 +462,9 @@ export async function forkBranch(
   ]);
   if (taken) {
     if (input.name === undefined) throw new RetryTransaction('generated branch name raced');
-    throw new CairnError(
-      'CONFLICT',
-      `session ${input.session} already has a branch named "${name}": choose another name`,
-      {
-        name,
-      },
-    );
+    throw conflict(`session ${input.session} already has a branch named "${name}": choose another name`, {
+      name,
+    });
   }
   const row: BranchRow = {
     tenant: who.tenant,
@@ -508,8 +500,7 @@ export async function rewindBranch(
   const branch = await requireBranch(tx, who.tenant, input.session, input.branch, tx.lockRows);
   const target = await eventInSession(tx, who, input.to, input.session);
   if (!onPath(await pathSegments(tx, who.tenant, branch), target)) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
+    throw invalidArgument(
       `event ${input.to} is not on branch ${input.branch} (root → head): rewind moves a head back along its own path; use a head move (move) to go to any event of the session, or fork to start a new branch there`,
       { event: input.to, branch: input.branch },
     );
@@ -532,8 +523,7 @@ export async function moveHead(
   const branch = await requireBranch(tx, who.tenant, input.session, input.branch, tx.lockRows);
   const target = await eventInSession(tx, who, input.to, input.session);
   if (input.ifHead !== undefined && input.ifHead !== branch.head) {
-    throw new CairnError(
-      'CONFLICT',
+    throw conflict(
       `branch ${input.branch} is at ${branch.head || '(root)'}, not ${input.ifHead}: it moved since you read it; read it again and decide`,
       { branch: input.branch, head: branch.head, expected: input.ifHead },
     );

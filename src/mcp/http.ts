@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CairnError } from '../errors.js';
+import { type CairnError, forbidden, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { createMcpServer } from './server.js';
 
@@ -61,20 +61,16 @@ export class McpHttp {
     if (!names.hosts.includes(host)) {
       return refusal(
         403,
-        new CairnError(
-          'FORBIDDEN',
-          `MCP requests must name this server in Host, not "${host.slice(0, 80)}"`,
-          {
-            host: host.slice(0, 80),
-          },
-        ),
+        forbidden(`MCP requests must name this server in Host, not "${host.slice(0, 80)}"`, {
+          host: host.slice(0, 80),
+        }),
       );
     }
     const origin = request.headers.get('origin');
     if (origin !== null && !names.origins.includes(origin.toLowerCase())) {
       return refusal(
         403,
-        new CairnError('FORBIDDEN', `MCP requests from pages of ${origin.slice(0, 80)} are refused`, {
+        forbidden(`MCP requests from pages of ${origin.slice(0, 80)} are refused`, {
           origin: origin.slice(0, 80),
         }),
       );
@@ -93,7 +89,7 @@ export class McpHttp {
     if (id !== null) {
       const session = this.sessions.get(id);
       if (!session || session.owner !== owner) {
-        return refusal(404, new CairnError('NOT_FOUND', 'no such MCP session: initialize a new one', {}));
+        return refusal(404, notFound('no such MCP session: initialize a new one'));
       }
       return session.transport.handleRequest(request);
     }

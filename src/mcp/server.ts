@@ -8,7 +8,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CairnError, isCairnError } from '../errors.js';
+import { type CairnError, isCairnError, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { Op } from '../ops/op.js';
 import { opTitle } from '../ops/op.js';
@@ -66,7 +66,7 @@ export function createMcpServer(fabric: Fabric, options: McpServerOptions): Serv
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const operation = tools.get(request.params.name);
     if (!operation) {
-      return failure(new CairnError('NOT_FOUND', `no tool ${request.params.name}: list the tools`, {}));
+      return failure(notFound(`no tool ${request.params.name}: list the tools`));
     }
     const call = (fabric as unknown as Record<string, (input: unknown) => Promise<unknown>>)[operation.name];
     try {

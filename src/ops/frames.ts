@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { type CairnError, unavailable } from '../errors.js';
 
 /**
  * Byte strings in one body (the desk's object reads over HTTP): each a u32
@@ -29,5 +29,5 @@ export function unframeBytes(body: Buffer): Buffer[] {
 }
 
 function cutShort(size: number): CairnError {
-  return new CairnError('UNAVAILABLE', `the answer was cut short after ${size} bytes: ask again`, { size });
+  return unavailable(`the answer was cut short after ${size} bytes: ask again`, { size });
 }

@@ -11,7 +11,7 @@
 import type { z } from 'zod';
 import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
-import { CairnError } from '../errors.js';
+import { type CairnError, unavailable } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
@@ -107,8 +107,7 @@ export type Client<T extends OpTable> = { [K in keyof T]: Method<T[K]> };
 
 /** The refusal of an operation that runs only where the workspace is, asked somewhere else. */
 export function runsAtCaller(command: string): CairnError {
-  return new CairnError(
-    'UNAVAILABLE',
+  return unavailable(
     `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds the directory (with --url when the store is a server's)`,
     { runs: 'caller' },
   );

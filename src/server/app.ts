@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { sha256Hex } from '../digest.js';
-import { CairnError, HTTP_STATUS } from '../errors.js';
+import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { McpHttp } from '../mcp/http.js';
@@ -41,8 +41,7 @@ function errorResponse(c: Context<Env>, error: CairnError) {
 }
 
 function tooLarge(limit: number): CairnError {
-  return new CairnError(
-    'PAYLOAD_TOO_LARGE',
+  return payloadTooLarge(
     `the request body is over ${limit} bytes: send less, or store large content as a blob`,
     {
       limit,
@@ -83,8 +82,7 @@ async function readBody(c: Context<Env>, limit: number): Promise<Buffer> {
     // A client that hangs up mid-body is the client's doing, not a server fault: a typed error, never logged as internal.
     const hungUp = () =>
       reject(
-        new CairnError(
-          'INVALID_ARGUMENT',
+        invalidArgument(
           'the client closed the connection before its request body arrived: send the whole body',
           {
             received: size,
@@ -105,10 +103,10 @@ function parseJsonObject(text: string): Record<string, unknown> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new CairnError('INVALID_ARGUMENT', 'the request body is not valid JSON: send a JSON object');
+    throw invalidArgument('the request body is not valid JSON: send a JSON object');
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new CairnError('INVALID_ARGUMENT', 'the request body must be a JSON object');
+    throw invalidArgument('the request body must be a JSON object');
   }
   refuseUnsafeIntegers(text, 'the request body');
   return body as Record<string, unknown>;
@@ -120,8 +118,7 @@ function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> 
   for (const [key, value] of Object.entries(c.req.query())) {
     // Plain decimal digits only: "0x10", "1e2", "-5" or "" are not page sizes.
     if (numeric.includes(key) && !/^\d{1,15}$/.test(value))
-      throw new CairnError(
-        'INVALID_ARGUMENT',
+      throw invalidArgument(
         `query parameter ${key} must be a whole number written in digits (at most 15), not "${value.slice(0, 40)}"`,
         { field: key },
       );
@@ -171,16 +168,10 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   app.onError((error, c) => {
     if (error instanceof CairnError) return errorResponse(c, error);
     options.onInternalError?.(error);
-    return errorResponse(
-      c,
-      new CairnError('INTERNAL', 'the server failed to handle the request: see its log, then retry'),
-    );
+    return errorResponse(c, internal('the server failed to handle the request: see its log, then retry'));
   });
   app.notFound((c) =>
-    errorResponse(
-      c,
-      new CairnError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}: see /openapi.json for the API`),
-    ),
+    errorResponse(c, notFound(`no route ${c.req.method} ${c.req.path}: see /openapi.json for the API`)),
   );
 
   app.get('/healthz', (c) => c.json({ ok: true }));

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
-import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { conflict, diverged, inDoubt, invalidArgument as invalid, notFound } from '../errors.js';
 import { readAll } from '../log/pages.js';
 import type { LOG_OPS } from '../ops/log-ops.js';
 import type { Client } from '../ops/op.js';
@@ -133,14 +133,10 @@ export class Journal {
     await fabric.getSession({ session: input.session });
     const branch = (await fabric.listBranches({ session: input.session })).find((b) => b.name === branchName);
     if (!branch) {
-      throw new CairnError(
-        'NOT_FOUND',
-        `session ${input.session} has no branch "${branchName}": fork it first`,
-        {
-          session: input.session,
-          branch: branchName,
-        },
-      );
+      throw notFound(`session ${input.session} has no branch "${branchName}": fork it first`, {
+        session: input.session,
+        branch: branchName,
+      });
     }
     const journal = new Journal(fabric, input.session, branchName, branch.id);
     const { events, head } = await readAll((from) =>
@@ -264,8 +260,7 @@ export class Journal {
     const recorded = this.records.get(position);
     if (recorded) {
       if (recorded.name !== name || recorded.argsDigest !== argsDigest) {
-        throw new CairnError(
-          'DIVERGED',
+        throw diverged(
           `step ${position} of branch ${this.branch} was "${recorded.name}" with other arguments in the journal, not "${name}": the code changed under a replay; fork before the change or restore`,
           { position, journal: recorded.name, code: name, argsMatch: recorded.argsDigest === argsDigest },
         );
@@ -336,7 +331,7 @@ export class Journal {
     if (this.rerun.has(record.position)) return this.run(record.position, fn, ctx, 'person');
     if (record.policy === 'retry-same-key') return this.run(record.position, fn, ctx, 'retry-same-key');
     if (record.policy === 'probe') {
-      if (!options.probe) throw invalid(`step "${record.name}" is in doubt and needs its probe function`, {});
+      if (!options.probe) throw invalid(`step "${record.name}" is in doubt and needs its probe function`);
       const answer = await options.probe({ key: record.key, args });
       if (answer.happened) {
         const done: Done = {
@@ -352,8 +347,7 @@ export class Journal {
       await this.write({ probe: { position: record.position, happened: false } }, record.position, 'probe');
       return this.run(record.position, fn, ctx, 'probe');
     }
-    throw new CairnError(
-      'IN_DOUBT',
+    throw inDoubt(
       `step ${record.position} ("${record.name}", key ${record.key}) may or may not have run and its policy is escalate: a person must resolve it (cairn step resolve)`,
       { position: record.position, step: record.name, key: record.key },
     );
@@ -404,10 +398,9 @@ export class Journal {
     decision: { result: unknown } | { error: string } | { rerun: true },
   ): Promise<StepRecord> {
     const record = this.records.get(position);
-    if (!record)
-      throw new CairnError('NOT_FOUND', `branch ${this.branch} has no step ${position}`, { position });
+    if (!record) throw notFound(`branch ${this.branch} has no step ${position}`, { position });
     if (record.state !== 'in-doubt') {
-      throw new CairnError('CONFLICT', `step ${position} is not in doubt (it is ${record.state})`, {
+      throw conflict(`step ${position} is not in doubt (it is ${record.state})`, {
         position,
       });
     }

@@ -4,7 +4,7 @@ import { constants as os } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { CheckpointResult, Desk } from '../desk/desk.js';
 import { sha256Hex } from '../digest.js';
-import { CairnError } from '../errors.js';
+import { invalidArgument } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { WorkspaceId } from '../ids.js';
 import type { Keys } from '../keys/keys.js';
@@ -96,12 +96,12 @@ export async function execInWorkspace(
 ): Promise<ExecResult> {
   const [program, ...args] = input.command;
   if (program === undefined || program === '') {
-    throw new CairnError('INVALID_ARGUMENT', 'exec needs a command: cairn exec -- CMD [ARGS…]', {});
+    throw invalidArgument('exec needs a command: cairn exec -- CMD [ARGS…]');
   }
   const ws = await desk.getWorkspace(input.workspace);
   const resolved = findCommand(program, input.env.PATH ?? '', ws.dir);
   if (!resolved) {
-    throw new CairnError('INVALID_ARGUMENT', `command "${program}" not found on PATH: check its name`, {
+    throw invalidArgument(`command "${program}" not found on PATH: check its name`, {
       command: program,
     });
   }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Desk, RestorePreview } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
-import { CairnError, invalidArgument as invalid } from '../errors.js';
+import { conflict, forbidden, invalidArgument as invalid, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { type EventId, randomHex, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
 import { type GrantRequest, grantState } from '../keys/grants.js';
@@ -224,7 +224,7 @@ export class Units {
   async get(id: string): Promise<UnitCheckpoint> {
     const event = await this.fabric.getEvent({ event: id });
     if (event.kind !== UNIT_CHECKPOINT_EVENT) {
-      throw new CairnError('NOT_FOUND', `${id} is not a unit checkpoint (it is a ${event.kind} event)`, {
+      throw notFound(`${id} is not a unit checkpoint (it is a ${event.kind} event)`, {
         id,
       });
     }
@@ -279,8 +279,7 @@ export class Units {
     const checkpoint = await this.get(id);
     const ws = await this.workspaceFor(checkpoint, options.workspace);
     if (!checkpoint.accepted && !options.allowUnaccepted) {
-      throw new CairnError(
-        'CONFLICT',
+      throw conflict(
         `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted (--allow-unaccepted) to restore it anyway`,
         { checkpoint: id },
       );
@@ -376,8 +375,7 @@ export class Units {
     }
     const checkpoint = await this.get(id);
     if (!checkpoint.accepted && !input.allowUnaccepted) {
-      throw new CairnError(
-        'CONFLICT',
+      throw conflict(
         `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted to fork it anyway`,
         {
           checkpoint: id,
@@ -427,8 +425,7 @@ export class Units {
         (b) => b.name === checkpoint.branch,
       );
       if (source?.owner !== keys.who.principal)
-        throw new CairnError(
-          'FORBIDDEN',
+        throw forbidden(
           `principal ${keys.who.principal} does not own branch ${checkpoint.branch}: only its owner or an admin may hand its grants to forks`,
           { branch: checkpoint.branch },
         );
@@ -450,8 +447,7 @@ export class Units {
             if (!parent) {
               // No grant to narrow: only an admin may issue one from nothing (a root grant).
               if (keys.who.role !== 'admin')
-                throw new CairnError(
-                  'FORBIDDEN',
+                throw forbidden(
                   `branch ${checkpoint.branch} holds no grant on ${spec.credential} to narrow: ask an admin to grant it`,
                   { credential: spec.credential },
                 );
@@ -473,7 +469,7 @@ export class Units {
       (w) => w.session === session && w.branch === branch && w.state === 'attached',
     );
     if (!ws)
-      throw new CairnError('NOT_FOUND', `branch ${branch} of session ${session} has no attached workspace`, {
+      throw notFound(`branch ${branch} of session ${session} has no attached workspace`, {
         branch,
       });
     return ws;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, promises as fs, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../digest.js';
-import { CairnError, notFound } from '../../errors.js';
+import { notFound, unavailable } from '../../errors.js';
 import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob } from '../blob-store.js';
 
 async function fsyncPath(path: string, flags: number): Promise<void> {
@@ -18,13 +18,9 @@ async function fsyncPath(path: string, flags: number): Promise<void> {
 function diskFull(error: unknown, root: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
-  return new CairnError(
-    'UNAVAILABLE',
-    `no space left for blobs under ${root} (${code}): free space and retry`,
-    {
-      errno: code,
-    },
-  );
+  return unavailable(`no space left for blobs under ${root} (${code}): free space and retry`, {
+    errno: code,
+  });
 }
 
 /**

@@ -7,7 +7,7 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
-import { CairnError } from '../../errors.js';
+import { internal } from '../../errors.js';
 import type { Span } from './rules.js';
 
 // secretlint 12's profiler (the last release whose engines include Node 20) has no off switch and
@@ -130,12 +130,7 @@ export async function secretlintSpans(
     });
   } catch (error) {
     // Fail closed; the cause stays out of the error's JSON, so no content can leak through it.
-    throw new CairnError(
-      'INTERNAL',
-      `secret scan of ${path} failed; the file was not admitted`,
-      { path },
-      { cause: error },
-    );
+    throw internal(`secret scan of ${path} failed; the file was not admitted`, { path }, { cause: error });
   }
   const spans: Span[] = [];
   for (const message of result.messages) {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CairnError } from '../../errors.js';
+import { CairnError, forbidden, inDoubt, internal, unavailable } from '../../errors.js';
 import {
   type Engine,
   type EngineCapabilities,
@@ -107,8 +107,7 @@ export class PostgresEngine implements Engine {
     );
     const row = rows[0] as { role: string; rolsuper: boolean; rolbypassrls: boolean };
     if (row.rolsuper || row.rolbypassrls) {
-      throw new CairnError(
-        'FORBIDDEN',
+      throw forbidden(
         `PostgreSQL role ${row.role} bypasses row-level security: connect as a role that is neither SUPERUSER nor BYPASSRLS (see docs/design/postgres.md)`,
         { role: row.role },
       );
@@ -177,12 +176,12 @@ export class PostgresEngine implements Engine {
     fn: (tx: SqlExecutor) => Promise<T>,
     begin: string,
   ): Promise<T> {
-    if (this.closed) throw new CairnError('UNAVAILABLE', 'the store is closed: open it again');
+    if (this.closed) throw unavailable('the store is closed: open it again');
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw unavailable(error);
+      throw unreachable(error);
     }
     // A connection that failed mid-transaction is destroyed, not handed to the next caller.
     // While checked out, the pool does not listen for the client's errors: a connection
@@ -206,8 +205,7 @@ export class PostgresEngine implements Engine {
           // PostgreSQL answers COMMIT of a transaction a failed statement aborted with a
           // silent ROLLBACK; if fn caught that statement's error, nothing it wrote remains.
           if (commit.command === 'ROLLBACK') {
-            throw new CairnError(
-              'INTERNAL',
+            throw internal(
               'a statement failed inside the transaction and its error was caught, so PostgreSQL rolled the whole transaction back: nothing was written; this is a bug in Cairn, report it',
             );
           }
@@ -218,8 +216,7 @@ export class PostgresEngine implements Engine {
           });
           if (committing && !(error instanceof CairnError) && lostConnection(error)) {
             // The connection failed while COMMIT was in flight: it may or may not have committed.
-            throw new CairnError(
-              'IN_DOUBT',
+            throw inDoubt(
               `the connection to PostgreSQL failed during COMMIT (${error instanceof Error ? error.message : String(error)}): the write may or may not have been applied; read back to check before retrying (an append with an idempotency key is safe to retry)`,
               {},
               { cause: error },
@@ -242,9 +239,8 @@ export class PostgresEngine implements Engine {
   }
 }
 
-function unavailable(error: unknown): CairnError {
-  return new CairnError(
-    'UNAVAILABLE',
+function unreachable(error: unknown): CairnError {
+  return unavailable(
     `PostgreSQL did not complete the request (${error instanceof Error ? error.message : String(error)}): check that it is reachable, then retry`,
     {},
     { cause: error },
@@ -256,15 +252,14 @@ function openFailure(error: unknown): CairnError {
   if (error instanceof CairnError) return error;
   const state = sqlState(error);
   if (state === '42501') {
-    return new CairnError(
-      'FORBIDDEN',
+    return forbidden(
       `PostgreSQL refused to set up Cairn's schema (${(error as Error).message}): connect as a role that owns the database, or has CREATE on schema public (see docs/design/postgres.md)`,
       { sqlState: state },
       { cause: error },
     );
   }
   const translated = translate(error);
-  return translated instanceof CairnError ? translated : unavailable(error);
+  return translated instanceof CairnError ? translated : unreachable(error);
 }
 
 /** The SQLSTATE of an error PostgreSQL reported, if it is one. */
@@ -291,8 +286,7 @@ const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58', '40']);
 function translate(error: unknown): unknown {
   if (error instanceof CairnError) return error;
   if (error instanceof RetryTransaction) {
-    return new CairnError(
-      'UNAVAILABLE',
+    return unavailable(
       `the transaction lost a race ${MAX_TRANSACTION_ATTEMPTS} times (${error.message}): the resource is under heavy contention; retry later`,
       {},
       { cause: error },
@@ -300,15 +294,14 @@ function translate(error: unknown): unknown {
   }
   const state = sqlState(error);
   if (state !== undefined) {
-    if (UNAVAILABLE_CLASSES.has(state.slice(0, 2))) return unavailable(error);
-    return new CairnError(
-      'INTERNAL',
+    if (UNAVAILABLE_CLASSES.has(state.slice(0, 2))) return unreachable(error);
+    return internal(
       `PostgreSQL rejected a statement (${(error as Error).message}, SQLSTATE ${state}): the schema may be damaged or this is a bug in Cairn; report it`,
       { sqlState: state },
       { cause: error },
     );
   }
-  if (isConnectionError(error)) return unavailable(error);
+  if (isConnectionError(error)) return unreachable(error);
   return error;
 }
 

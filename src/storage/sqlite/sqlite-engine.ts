@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CairnError } from '../../errors.js';
+import { type CairnError, corrupt, unavailable } from '../../errors.js';
 import {
   type Engine,
   type EngineCapabilities,
@@ -138,8 +138,7 @@ export class SqliteEngine implements Engine {
       const check =
         options.integrityCheck === false ? 'ok' : engine.writer.pragma('quick_check', { simple: true });
       if (check !== 'ok') {
-        throw new CairnError(
-          'CORRUPT',
+        throw corrupt(
           `store at ${options.dir} failed SQLite's integrity check (${check}): restore it from a backup`,
           {
             detail: String(check),
@@ -177,8 +176,7 @@ export class SqliteEngine implements Engine {
   }
 
   write<T>(_tenant: string, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    if (this.closed)
-      return Promise.reject(new CairnError('UNAVAILABLE', 'the store is closed: open it again'));
+    if (this.closed) return Promise.reject(unavailable('the store is closed: open it again'));
     if (this.walSync.failed) return Promise.reject(this.walSync.failed);
     return new Promise<T>((resolve, reject) => {
       this.enqueue({ fn, resolve: resolve as (value: unknown) => void, reject, attempts: 0 });
@@ -194,7 +192,7 @@ export class SqliteEngine implements Engine {
   }
 
   async read<T>(_tenant: string, fn: (tx: SqlExecutor) => Promise<T>, options?: ReadOptions): Promise<T> {
-    if (this.closed) throw new CairnError('UNAVAILABLE', 'the store is closed: open it again');
+    if (this.closed) throw unavailable('the store is closed: open it again');
     // Show this process's readers only what is durable: wait out commits whose sync is in flight.
     if (this.walSync.pending) await new Promise<void>((done) => this.walSync.afterDurable(() => done(), 0));
     if (!options?.consistent) return fn(this.readerTx);
@@ -268,30 +266,21 @@ export class SqliteEngine implements Engine {
 function translate(error: unknown, dir: string): unknown {
   const code = (error as { code?: string }).code ?? '';
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new CairnError(
-      'CORRUPT',
-      `store at ${dir} is not a readable Cairn database (${code}): restore it from a backup`,
-      {
-        sqlite: code,
-      },
-    );
+    return corrupt(`store at ${dir} is not a readable Cairn database (${code}): restore it from a backup`, {
+      sqlite: code,
+    });
   }
   if (code.startsWith('SQLITE_FULL')) {
-    return new CairnError(
-      'UNAVAILABLE',
-      `the disk holding the store at ${dir} is full (${code}): free space and retry`,
-      {
-        sqlite: code,
-      },
-    );
+    return unavailable(`the disk holding the store at ${dir} is full (${code}): free space and retry`, {
+      sqlite: code,
+    });
   }
   if (
     code.startsWith('SQLITE_CANTOPEN') ||
     code.startsWith('SQLITE_READONLY') ||
     code.startsWith('SQLITE_IOERR')
   ) {
-    return new CairnError(
-      'UNAVAILABLE',
+    return unavailable(
       `store at ${dir} cannot be opened for writing (${code}): check the path and its permissions`,
       {
         sqlite: code,
@@ -302,8 +291,7 @@ function translate(error: unknown, dir: string): unknown {
 }
 
 function busy(error: unknown): CairnError {
-  return new CairnError(
-    'UNAVAILABLE',
+  return unavailable(
     `the store could not commit (${error instanceof Error ? error.message : String(error)}): nothing was written, retry`,
     {},
     { cause: error },

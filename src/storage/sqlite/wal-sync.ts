@@ -1,6 +1,6 @@
 import { closeSync, constants, fdatasync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CairnError } from '../../errors.js';
+import { type CairnError, unavailable } from '../../errors.js';
 
 /**
  * Makes committed SQLite transactions durable off the event loop.
@@ -95,8 +95,7 @@ export class WalSync {
     sync((error) => {
       this.inFlight = false;
       if (error) {
-        this.failure = new CairnError(
-          'UNAVAILABLE',
+        this.failure = unavailable(
           `the store could not make its log durable (${error.message}): stop, check the disk, then reopen the store`,
           { errno: error.code ?? null },
           { cause: error },
