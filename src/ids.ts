@@ -66,6 +66,7 @@ export const ID_PREFIXES = {
   grant: 'gr',
   handle: 'hd',
   approval: 'ap',
+  memory: 'mr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -81,6 +82,7 @@ export type SessionId = IdOf<'session'>;
 export type EventId = IdOf<'event'>;
 export type WorkspaceId = IdOf<'workspace'>;
 export type SnapshotId = IdOf<'snapshot'>;
+export type MemoryId = IdOf<'memory'>;
 
 /** What an id with this prefix looks like: the prefix, `_`, 26 lowercase letters and digits. */
 export function idPattern(prefix: string): RegExp {

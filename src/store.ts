@@ -5,10 +5,14 @@ import { FsBlobStore } from './blob/fs/fs-blob-store.js';
 import { Desk, type DeskOptions } from './desk/desk.js';
 import { LocalDeskStore } from './desk/local-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
-import { CairnError } from './errors.js';
+import { forbidden, invalidArgument } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
 import type { MasterKey } from './keys/crypto.js';
 import { Keys } from './keys/keys.js';
+import type { TrustPolicy } from './memory/memory.js';
+import { MEMORY_OPS, type Memory } from './ops/memory-ops.js';
+import { bindOps } from './ops/op.js';
+import { opContext } from './ops/table.js';
 import { TenantName } from './schema.js';
 import { type Engine, NO_TENANT } from './storage/engine.js';
 import { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
@@ -47,11 +51,7 @@ export class Store {
   ): Desk {
     const stateDir = options.stateDir ?? this.deskDir;
     if (stateDir === undefined) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        'this store has no local folder: pass stateDir for the desk state',
-        {},
-      );
+      throw invalidArgument('this store has no local folder: pass stateDir for the desk state', {});
     }
     return new Desk({
       ...options,
@@ -68,6 +68,16 @@ export class Store {
    */
   keys(who: Identity, options: { masterKey?: MasterKey; now?: () => number } = {}): Keys {
     return new Keys({ engine: this.engine, who, ...options });
+  }
+
+  /**
+   * Memory acting as the given identity (remember, recall, list, get,
+   * history, quarantine, promote, forget): the table's memory operations,
+   * validated as on every surface. `policy` sets the trust tier each source
+   * arrives with. Through a server, the same methods are on `connect(…)`.
+   */
+  memory(who: Identity, options: { policy?: TrustPolicy } = {}): Memory {
+    return bindOps(MEMORY_OPS, opContext(this.engine, who, { memoryPolicy: options.policy }));
   }
 
   /** A fabric acting as the given identity (`masterKey`: the credential operations may seal values). */
@@ -100,8 +110,7 @@ export class Store {
    */
   async listTenants(): Promise<string[]> {
     if (this.engine.capabilities.rowLevelSecurity) {
-      throw new CairnError(
-        'FORBIDDEN',
+      throw forbidden(
         "this store confines every query to one tenant (row-level security): act per tenant, with that tenant's token",
       );
     }

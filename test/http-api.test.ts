@@ -25,6 +25,7 @@ const ofB = {
   grant: '',
   workspace: '',
   snapshot: '',
+  memory: '',
 };
 const deskDir = tempDir('cairn-http-desk-');
 
@@ -47,6 +48,9 @@ beforeAll(async () => {
   ofB.session = session.id;
   ofB.principal = (await target.tenantB.whoami()).principal;
   ofB.event = event.id;
+  ofB.memory = (
+    await target.tenantB.remember({ scope: { user: 'shared-name' }, text: 'b secret memo', source: 'person' })
+  ).id;
   // A write of B's held for approval: through the library, as the proxy would record it.
   const keysB = store.keys(await store.authenticate(target.tokens.b), { masterKey: MasterKey.generate() });
   const held = await heldWrites(keysB, session.id, 'sk_b_secret_1', ['{"amount":5,"password":"pw-1"}']);
@@ -95,6 +99,13 @@ describe('HTTP API', () => {
       ['POST', `/v1/workspaces/${ofB.workspace}/detach`, '{}'],
       ['GET', `/v1/snapshots/${ofB.snapshot}`],
       ['GET', `/v1/sessions/${session}/branches/${branch}/steps`],
+      ['GET', `/v1/memory/${ofB.memory}`],
+      ['GET', `/v1/memory/${ofB.memory}/history`],
+      ['POST', `/v1/memory/${ofB.memory}/quarantine`, '{}'],
+      ['POST', `/v1/memory/${ofB.memory}/promote`, '{}'],
+      ['POST', `/v1/memory/${ofB.memory}/forget`, '{}'],
+      ['POST', '/v1/memory/recall', JSON.stringify({ query: 'memo', scope: { session } })],
+      ['POST', '/v1/memory', JSON.stringify({ text: 'intrusion', scope: { session } })],
       [
         'POST',
         `/v1/sessions/${session}/branches/${branch}/steps/resolve`,
@@ -107,6 +118,14 @@ describe('HTTP API', () => {
       expect(response.json.code).toBe('NOT_FOUND');
       expect(JSON.stringify(response.json)).not.toContain('b secret');
     }
+    // B's scope names are A's own namespace: A recalls none of B's records under them.
+    const sameName = await call(
+      'POST',
+      '/v1/memory/recall',
+      tokens.a,
+      JSON.stringify({ query: 'secret memo', scope: { user: 'shared-name' } }),
+    );
+    expect(sameName.json.items).toEqual([]);
     const listed = await call('GET', '/v1/sessions?limit=1000', tokens.a);
     expect(listed.json.sessions.map((s: { id: string }) => s.id)).not.toContain(session);
     const mine = await call('GET', `/v1/sessions/${session}/branches/main/events`, tokens.b);

@@ -295,8 +295,23 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
     const event = (
       await call(b, 'log_append', { session: session.id, kind: 'message', payload: 'bravo-secret' })
     ).structuredContent as { id: string };
+    const memo = (
+      await call(b, 'remember', {
+        scope: { session: session.id },
+        text: 'bravo-secret memo',
+        source: 'person',
+      })
+    ).structuredContent as { id: string };
     const { client: a } = await connectAs(tokens.a);
+    // B's scope name, as A's own: A's recall under it finds none of B's records.
+    await call(b, 'remember', { scope: { user: 'shared-name' }, text: 'bravo-secret under a shared name' });
+    const same = await call(a, 'recall', { query: 'bravo secret shared', scope: { user: 'shared-name' } });
+    expect(same.structuredContent?.items).toEqual([]);
     const values: Record<string, unknown> = {
+      record: memo.id,
+      scope: { session: session.id },
+      query: 'bravo secret memo',
+      text: 'intrusion',
       session: session.id,
       branch: 'main',
       event: event.id,
@@ -309,16 +324,24 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
     for (const { tool, operation } of mcpTools()) {
       const fields = Object.keys(inputJsonSchema(operation).properties ?? {});
       const args = Object.fromEntries(fields.filter((f) => f in values).map((f) => [f, values[f]]));
+      if (tool === 'remember') args.kind = 'fact';
       const result = await call(a, tool, args);
       const text = JSON.stringify(result);
       expect(text, tool).not.toContain('bravo-secret');
-      if (fields.some((f) => ['session', 'event', 'to', 'at'].includes(f)) && tool !== 'session_create') {
+      if (
+        fields.some((f) => ['session', 'event', 'to', 'at', 'record', 'scope'].includes(f)) &&
+        tool !== 'session_create'
+      ) {
         expect(result.isError, tool).toBe(true);
         expect((result.structuredContent?.error as { code: string }).code, tool).toBe('NOT_FOUND');
       }
     }
     const still = await call(b, 'log_read', { session: session.id });
-    expect((still.structuredContent?.events as unknown[]).length).toBe(1);
+    // B's own two: the message and its memory write; nothing of A's.
+    expect((still.structuredContent?.events as { kind: string }[]).map((e) => e.kind)).toEqual([
+      'message',
+      'cairn.memory.remember',
+    ]);
     expect((await call(b, 'log_branches', { session: session.id })).structuredContent?.items).toHaveLength(1);
   });
 

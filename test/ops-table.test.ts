@@ -45,6 +45,8 @@ interface Owned {
   snapshot: string;
   dir: string;
   root: string;
+  /** A memory record of the tenant, in its session. */
+  memory: string;
 }
 
 const HOST = 'table-host';
@@ -60,6 +62,11 @@ async function populate(store: Store, token: string, secret: string): Promise<Ow
   const session = await fabric.createSession({ title: `${secret} session` });
   const event = await fabric.append({ session: session.id, kind: 'message', payload: secret });
   const minted = await fabric.createToken({ kind: 'agent', name: `${secret} agent`, label: secret });
+  const memory = await fabric.remember({
+    scope: { session: session.id },
+    text: `${secret} memo`,
+    source: 'person',
+  });
   // A step left in doubt (its result never recorded), for listSteps and resolveStep.
   await (await Journal.open(fabric, { session: session.id })).step('pay', { secret }, async () => secret);
   const keys: Keys = store.keys(who, { masterKey });
@@ -86,6 +93,7 @@ async function populate(store: Store, token: string, secret: string): Promise<Ow
     grant,
     token: minted.id,
     principal: minted.principal,
+    memory: memory.id,
   };
 }
 
@@ -108,6 +116,10 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     snapshot: ids.snapshot,
     digests: [ids.root],
     position: 1,
+    record: ids.memory,
+    scope: { session: ids.session },
+    query: 'memo',
+    text: 'from the table test',
   };
   const properties = Object.keys(inputJsonSchema(operation).properties ?? {});
   const input = Object.fromEntries(properties.filter((p) => p in values).map((p) => [p, values[p]]));
@@ -124,6 +136,7 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     addGrant: { credential: 'c-new', mode: 'read', approval: 'none' },
     checkGrant: { credential: 'billing', mode: 'read', approval: 'none' },
     resolveStep: { result: 'settled by the table test' },
+    remember: { kind: 'fact' },
     // The desk's contract: a pack of the caller's own, a commit after the workspace's head, a fork of it.
     deskPutPack: { digest: pack.digest, bytes: pack.bytes },
     deskDiscardPacks: { packs: [] },
@@ -298,7 +311,11 @@ describe('the table of operations', () => {
       tried++;
       // What A sent it may see again (an error naming the id it asked for); nothing else of B's.
       const text = JSON.stringify(answer);
-      const sent = new Set(Object.values(input).flatMap((v) => (Array.isArray(v) ? v : [v])));
+      const sent = new Set(
+        Object.values(input).flatMap((v) =>
+          Array.isArray(v) ? v : v !== null && typeof v === 'object' ? Object.values(v) : [v],
+        ),
+      );
       for (const secret of secretsOfB.filter((s) => !sent.has(s))) {
         expect(text, `${operation.name} leaks ${secret}`).not.toContain(secret);
       }

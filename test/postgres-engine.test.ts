@@ -17,6 +17,7 @@ import {
   DESK_STAGED_TABLE,
   DESK_TABLES,
   KEYS_TABLES,
+  MEMORY_TABLES,
   TENANT_TABLES,
 } from '../src/storage/migrations.js';
 import { PostgresEngine } from '../src/storage/postgres/postgres-engine.js';
@@ -33,7 +34,7 @@ import {
 /** Every table row-level security guards, with the column holding the tenant. */
 const GUARDED: Array<{ table: string; column: string }> = [
   { table: 'tenants', column: 'id' },
-  ...[...TENANT_TABLES, ...DESK_TABLES, DESK_STAGED_TABLE, ...KEYS_TABLES].map((table) => ({
+  ...[...TENANT_TABLES, ...DESK_TABLES, DESK_STAGED_TABLE, ...KEYS_TABLES, ...MEMORY_TABLES].map((table) => ({
     table,
     column: 'tenant',
   })),
@@ -102,7 +103,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(5);
+    expect(CURRENT_FORMAT_VERSION).toBe(6);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');
@@ -272,6 +273,14 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
       body: Buffer.alloc(0),
     });
     expect(held.outcome).toBe('hold');
+    // Memory: a record in the session (its anchor) and one made from it (a derivation edge).
+    const memory = store.memory(who);
+    const noted = await memory.remember({
+      scope: { session: session.id },
+      text: `${name} noted`,
+      source: 'person',
+    });
+    await memory.remember({ scope: { user: 'u' }, text: `${name} derived`, derivedFrom: [noted.id] });
     return { tenant: created.tenant, who, fabric, session: session.id, blob };
   }
 
@@ -375,14 +384,14 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
         b.tenant,
         async () => (await client.query('SELECT COUNT(*)::int AS n FROM events')).rows[0].n,
       );
-      expect(left).toBe(6); // 4 appended + 2 desk checkpoint events
+      expect(left).toBe(7); // 4 appended + 2 desk checkpoint events + 1 memory write
     });
 
     it('the engine itself scopes an unfiltered query to the transaction tenant', async () => {
       const rows = await engine.read(a.tenant, (tx) =>
         tx.all<{ tenant: string }>('SELECT tenant FROM events'),
       );
-      expect(rows).toHaveLength(6); // 4 appended + 2 desk checkpoint events
+      expect(rows).toHaveLength(7); // 4 appended + 2 desk checkpoint events + 1 memory write
       expect(rows.every((row) => row.tenant === a.tenant)).toBe(true);
       expect(await engine.read(NO_TENANT, (tx) => tx.all('SELECT * FROM events'))).toEqual([]);
       expect(await engine.write(NO_TENANT, (tx) => tx.all('SELECT * FROM principals'))).toEqual([]);

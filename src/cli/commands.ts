@@ -4,6 +4,7 @@ import { DESK_COMMANDS } from './desk-commands.js';
 import { FABRIC_COMMANDS } from './fabric-commands.js';
 import { KEYS_COMMANDS } from './keys-commands.js';
 import { MCP_COMMANDS } from './mcp-commands.js';
+import { MEMORY_COMMANDS } from './memory-commands.js';
 import { STORE_COMMANDS } from './store-commands.js';
 import { UNIT_COMMANDS } from './unit-commands.js';
 import { WATCH_COMMANDS } from './watch-command.js';
@@ -14,6 +15,7 @@ export const COMMANDS: Command[] = [
   ...FABRIC_COMMANDS,
   ...DESK_COMMANDS,
   ...UNIT_COMMANDS,
+  ...MEMORY_COMMANDS,
   ...WATCH_COMMANDS,
   demo,
   ...KEYS_COMMANDS,

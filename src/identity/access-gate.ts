@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { forbidden } from '../errors.js';
 import type { Identity } from '../types.js';
 
 /**
@@ -28,7 +28,9 @@ export type Action =
   | 'keys.grant.root'
   | 'keys.grant.narrow'
   | 'keys.handle'
-  | 'keys.approve';
+  | 'keys.approve'
+  | 'memory.read'
+  | 'memory.write';
 
 /** Admin-only: operator and person-in-the-loop actions. Narrowing an existing grant or taking a handle is not. */
 const ADMIN_ONLY: ReadonlySet<Action> = new Set([
@@ -42,8 +44,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
 
 export function authorize(who: Identity, action: Action): void {
   if (ADMIN_ONLY.has(action) && who.role !== 'admin') {
-    throw new CairnError(
-      'FORBIDDEN',
+    throw forbidden(
       `principal ${who.principal} may not ${action.replace(/\./g, ' ')}: ask an admin of the tenant`,
       { action, principal: who.principal },
     );

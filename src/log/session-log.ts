@@ -51,7 +51,8 @@ import {
  */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
-interface Segment {
+/** A stretch of one line on a branch's path: its events with seq in lo..hi. */
+export interface Segment {
   line: string;
   lo: number;
   hi: number;
@@ -621,4 +622,29 @@ export async function branchHistory(
     by: r.by_principal,
     at: r.at,
   }));
+}
+
+/**
+ * The stretches of lines that make up a branch's path, root to head: an event
+ * is on the branch's path exactly when its (line, seq) lies in one of them.
+ * Memory uses it to tell what a branch may see (records anchored on its path).
+ */
+export async function branchPath(
+  tx: SqlExecutor,
+  who: Identity,
+  session: string,
+  branch: string,
+): Promise<Segment[]> {
+  await requireSession(tx, who.tenant, session);
+  return pathSegments(tx, who.tenant, await requireBranch(tx, who.tenant, session, branch));
+}
+
+/** Where an event of the caller's tenant lies: its line and sequence number. */
+export async function eventPosition(
+  tx: SqlExecutor,
+  who: Identity,
+  id: string,
+): Promise<{ line: string; seq: number }> {
+  const row = await requireEvent(tx, who.tenant, id);
+  return { line: row.line, seq: Number(row.seq) };
 }

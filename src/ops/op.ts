@@ -14,6 +14,7 @@ import type { Workspace } from '../desk/rows.js';
 import { type CairnError, unavailable } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
+import type { TrustPolicy } from '../memory/memory.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { Units } from '../unit/unit.js';
@@ -43,6 +44,8 @@ export interface OpContext {
   desk(): LocalDeskStore;
   /** Present only on the caller's own machine (a local store with a desk). */
   readonly caller?: CallerSide;
+  /** The store's memory policy: the trust tier each source's records arrive with. */
+  readonly memoryPolicy?: TrustPolicy;
 }
 
 export interface HttpBinding {

@@ -8,16 +8,18 @@
 import { z } from 'zod';
 import type { BlobStore } from '../blob/blob-store.js';
 import { LocalDeskStore } from '../desk/local-store.js';
-import { CairnError } from '../errors.js';
+import { unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { authorize } from '../identity/access-gate.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { Keys } from '../keys/keys.js';
+import type { TrustPolicy } from '../memory/memory.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { DESK_OPS } from './desk-ops.js';
 import { KEYS_OPS } from './keys-ops.js';
 import { LOG_OPS } from './log-ops.js';
+import { MEMORY_OPS } from './memory-ops.js';
 import { type CallerSide, type HttpBinding, type Op, type OpContext, type OpTable, runOp } from './op.js';
 import { STEP_OPS } from './step-ops.js';
 import { UNIT_OPS } from './unit-ops.js';
@@ -27,6 +29,7 @@ export const OPERATIONS = {
   ...KEYS_OPS,
   ...DESK_OPS,
   ...STEP_OPS,
+  ...MEMORY_OPS,
   ...UNIT_OPS,
 } satisfies OpTable;
 export type Operations = typeof OPERATIONS;
@@ -39,17 +42,20 @@ export interface ContextOptions {
   masterKey?: MasterKey;
   /** The store's blobs: the desk's packs live there. */
   blobs?: BlobStore;
+  /** The trust tier each memory source's records arrive with (default: memory.ts DEFAULT_TRUST). */
+  memoryPolicy?: TrustPolicy;
 }
 
 /** The context operations run in, for one identity over one engine. */
 export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
-  const { caller, masterKey, blobs } = options;
+  const { caller, masterKey, blobs, memoryPolicy } = options;
   let keys: Keys | null = null;
   let desk: LocalDeskStore | null = null;
   return {
     who,
     engine,
     caller,
+    memoryPolicy,
     write(action, fn) {
       authorize(who, action);
       return engine.write(who.tenant, (tx) => fn(tx, Date.now()));
@@ -64,11 +70,7 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
     },
     desk: () => {
       if (!blobs)
-        throw new CairnError(
-          'UNAVAILABLE',
-          "this fabric was opened without the store's blobs: open it with Store.fabric",
-          {},
-        );
+        throw unavailable("this fabric was opened without the store's blobs: open it with Store.fabric", {});
       desk ??= new LocalDeskStore(engine, blobs, who);
       return desk;
     },
@@ -83,7 +85,7 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
 export function withCallerOps(fabric: Fabric, caller: CallerSide): Fabric {
   // The unit's operations act through `caller` only; the store is the server's, reached through `fabric`.
   const elsewhere = (): never => {
-    throw new CairnError('UNAVAILABLE', "the store is a server's: reach it through the fabric", {});
+    throw unavailable("the store is a server's: reach it through the fabric", {});
   };
   const ctx: OpContext = {
     get who(): Identity {

@@ -1,4 +1,4 @@
-import { CairnError } from '../errors.js';
+import { unsupportedFormat } from '../errors.js';
 import type { Dialect } from './engine.js';
 
 /**
@@ -37,6 +37,57 @@ export const DESK_STAGED_TABLE = 'desk_staged';
 
 /** Tenant tables of the keys (migration 3). */
 export const KEYS_TABLES = ['key_credentials', 'key_grants', 'key_handles', 'key_approvals'] as const;
+
+/** Tenant tables of memory (migration 6); on SQLite each tenant's full-text index is a table of its own. */
+export const MEMORY_TABLES = ['memory_records', 'memory_anchors', 'memory_derived'] as const;
+
+function memoryTables(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE memory_records (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  n ${t.bigint} NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('fact', 'episode', 'procedure', 'pinned')),
+  text TEXT NOT NULL,
+  data TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  scope_user TEXT NOT NULL,
+  scope_agent TEXT NOT NULL,
+  scope_project TEXT NOT NULL,
+  scope_session TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  event TEXT NOT NULL,
+  principal TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('person', 'agent', 'tool', 'import')),
+  trust TEXT NOT NULL CHECK (trust IN ('trusted', 'untrusted', 'quarantined')),
+  derived_from TEXT NOT NULL,
+  valid_from ${t.bigint} NOT NULL,
+  valid_to ${t.bigint},
+  recorded_at ${t.bigint} NOT NULL,${d === 'postgres' ? '\n  tsv TSVECTOR NOT NULL,' : ''}
+  PRIMARY KEY (tenant, id, version)
+)${t.clustered};
+CREATE UNIQUE INDEX memory_records_by_n ON memory_records (tenant, n);
+CREATE INDEX memory_records_by_user ON memory_records (tenant, scope_user, recorded_at);
+CREATE INDEX memory_records_by_session ON memory_records (tenant, scope_session, recorded_at);${d === 'postgres' ? '\nCREATE INDEX memory_records_fts ON memory_records USING gin (tsv);' : ''}
+CREATE TABLE memory_anchors (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  line TEXT NOT NULL,
+  seq ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id, version, event)
+)${t.clustered};
+CREATE TABLE memory_derived (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (tenant, id, source)
+)${t.clustered};
+CREATE INDEX memory_derived_by_source ON memory_derived (tenant, source);`;
+}
 
 function rowLevelSecurity(table: string, column = 'tenant'): string {
   return `
@@ -394,6 +445,13 @@ ${ATTACHED_PER_TENANT}`,
 ${rowLevelSecurity(DESK_STAGED_TABLE)}
 ${ATTACHED_PER_TENANT}`,
   },
+  {
+    version: 6,
+    name: 'memory: records with provenance and versions, branch anchors, derivation edges, full-text',
+    sqlite: memoryTables('sqlite'),
+    postgres: `${memoryTables('postgres')}
+${MEMORY_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
+  },
 ];
 
 export const CURRENT_FORMAT_VERSION = MIGRATIONS.length;
@@ -414,8 +472,7 @@ export interface MigrationTarget {
 export async function migrate(target: MigrationTarget, where: string): Promise<number> {
   const version = await target.formatVersion();
   if (version > CURRENT_FORMAT_VERSION) {
-    throw new CairnError(
-      'UNSUPPORTED_FORMAT',
+    throw unsupportedFormat(
       `store at ${where} has format version ${version}, newer than this Cairn understands (${CURRENT_FORMAT_VERSION}): upgrade Cairn to open it`,
       { storeVersion: version, supportedVersion: CURRENT_FORMAT_VERSION },
     );

@@ -1,0 +1,163 @@
+/**
+ * Memory's inputs and answers, as zod schemas: the operations validate with
+ * them (once, at the edge) and the OpenAPI document and MCP tools are made
+ * from them. The semantics are in docs/design/memory.md.
+ */
+import { z } from 'zod';
+import { idMessage, idPattern, type MemoryId, type SessionId } from '../ids.js';
+
+export const MEMORY_KINDS = ['fact', 'episode', 'procedure', 'pinned'] as const;
+export const MEMORY_SOURCES = ['person', 'agent', 'tool', 'import'] as const;
+/** Trust tiers, most trusted first: `minTrust` keeps a tier and those above it. */
+export const TRUST_TIERS = ['trusted', 'untrusted', 'quarantined'] as const;
+
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+export type MemorySource = (typeof MEMORY_SOURCES)[number];
+export type TrustTier = (typeof TRUST_TIERS)[number];
+
+export const MAX_TEXT = 16_384;
+export const MAX_K = 100;
+
+const typedId = <T extends string>(prefix: string) =>
+  z.string().regex(idPattern(prefix), idMessage(prefix)) as unknown as z.ZodType<T, string>;
+export const MemoryIdSchema = typedId<MemoryId>('mr');
+const SessionIdSchema = typedId<SessionId>('ss');
+
+/** A scope value names a user, an agent or a project inside the caller's tenant: validated, never rewritten. */
+const ScopeName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/,
+    'letters, digits and "._@-", at most 128, starting with a letter or digit (a name inside your tenant)',
+  );
+
+export const Scope = z
+  .object({
+    user: ScopeName.optional(),
+    agent: ScopeName.optional(),
+    project: ScopeName.optional(),
+    session: SessionIdSchema.optional(),
+  })
+  .strict()
+  .refine(
+    (s) => Object.values(s).some((v) => v !== undefined),
+    'a scope names at least one of user, agent, project, session',
+  );
+
+const Text = z
+  .string()
+  .min(1, 'a memory needs text')
+  .max(MAX_TEXT, `at most ${MAX_TEXT} characters: keep large content as an artifact and remember a summary`)
+  .refine(
+    (s) =>
+      (s as unknown as { isWellFormed(): boolean }).isWellFormed() &&
+      !s.includes('\u0000') &&
+      s.trim() !== '',
+    'must be well-formed Unicode text, not blank, without NUL characters',
+  );
+const Tag = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._:-]{0,63}$/, 'lowercase letters, digits and "._:-", at most 64');
+const DerivedRef = z
+  .string()
+  .regex(/^(mr|ev)_[0-9a-z]{26}$/, 'a memory record (mr_…) or a log event (ev_…) it was made from');
+const Branch = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a branch name');
+const Millis = z.number().int().min(0).max(8.64e15);
+
+export const RememberInput = z
+  .object({
+    scope: Scope,
+    text: Text,
+    kind: z.enum(MEMORY_KINDS).default('fact'),
+    data: z.record(z.string(), z.unknown()).default({}),
+    tags: z.array(Tag).max(32).default([]),
+    source: z.enum(MEMORY_SOURCES).default('agent'),
+    derivedFrom: z.array(DerivedRef).max(64).default([]),
+    branch: Branch.default('main').describe("the session's branch it is written on (with a session scope)"),
+    validFrom: Millis.optional().describe('when it became true in the world; default now'),
+    validTo: Millis.optional(),
+    supersedes: MemoryIdSchema.optional().describe('a record this one replaces: a new version of it'),
+  })
+  .strict();
+
+export const RecallInput = z
+  .object({
+    query: z.string().min(1).max(1000),
+    scope: Scope,
+    branch: Branch.default('main'),
+    k: z.number().int().min(1).max(MAX_K).default(10),
+    kinds: z.array(z.enum(MEMORY_KINDS)).max(4).optional(),
+    tags: z.array(Tag).max(32).optional(),
+    asOf: Millis.optional().describe('what was recorded by then (record time)'),
+    minTrust: z.enum(TRUST_TIERS).default('untrusted').describe('quarantined records only when asked for'),
+  })
+  .strict();
+
+export const RecordInput = z.object({ record: MemoryIdSchema }).strict();
+export const HistoryInput = RecordInput;
+export const ForgetInput = z
+  .object({
+    record: MemoryIdSchema,
+    derived: z.boolean().default(false).describe('also everything made from it, transitively'),
+    preview: z.boolean().default(false).describe('list what would go; remove nothing'),
+  })
+  .strict();
+export const ListInput = z
+  .object({
+    scope: Scope,
+    branch: Branch.default('main'),
+    limit: z.number().int().min(1).max(1000).default(100),
+  })
+  .strict();
+
+export type ValidRemember = z.output<typeof RememberInput>;
+export type ValidRecall = z.output<typeof RecallInput>;
+export type ValidForget = z.output<typeof ForgetInput>;
+export type ValidList = z.output<typeof ListInput>;
+export type MemoryScope = z.output<typeof Scope>;
+
+// ---- answers -------------------------------------------------------------------------------------
+
+export const Provenance = z.object({
+  principal: z.string().describe('who wrote it'),
+  source: z.enum(MEMORY_SOURCES),
+  trust: z.enum(TRUST_TIERS),
+  session: z.string().describe("the session it was written in; '' outside one"),
+  branch: z.string(),
+  event: z.string().describe("the log event that records the write; '' outside a session"),
+  derivedFrom: z.array(z.string()),
+});
+
+export const MemoryRecord = z.object({
+  id: z.string() as unknown as z.ZodType<MemoryId, MemoryId>,
+  version: z.number().int(),
+  kind: z.enum(MEMORY_KINDS),
+  text: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  tags: z.array(z.string()),
+  scope: z.object({
+    user: z.string().optional(),
+    agent: z.string().optional(),
+    project: z.string().optional(),
+    session: z.string().optional(),
+  }),
+  provenance: Provenance,
+  validFrom: z.number().int(),
+  validTo: z.number().int().nullable(),
+  recordedAt: z.number().int(),
+});
+
+export const RecallItem = MemoryRecord.extend({ score: z.number().describe('higher is better') });
+export const RecallAnswer = z.object({ items: z.array(RecallItem) });
+export const MemoryList = z.object({ items: z.array(MemoryRecord) });
+export const ForgetAnswer = z.object({
+  preview: z.boolean(),
+  records: z.array(z.string()).describe('every record that goes (all its versions)'),
+  versions: z.number().int(),
+  indexEntries: z.number().int().describe('full-text entries removed with them'),
+  anchors: z.number().int(),
+});
+
+export type MemoryRecord = z.output<typeof MemoryRecord>;
+export type RecallItem = z.output<typeof RecallItem>;
+export type ForgetAnswer = z.output<typeof ForgetAnswer>;

@@ -1,0 +1,138 @@
+/**
+ * Memory's operations (docs/design/memory.md). Recall is a tool the agent
+ * calls — nothing is put into its context unasked. A record's text is
+ * checked by the desk's secret guard before anything is written: a
+ * credential never enters memory.
+ */
+import { scanFile } from '../desk/guard.js';
+import { forbidden } from '../errors.js';
+import * as memory from '../memory/memory.js';
+import * as m from '../memory/schema.js';
+import { type Client, op } from './op.js';
+
+/** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
+async function refuseCredentials(text: string, data: Record<string, unknown>): Promise<void> {
+  const findings = [
+    ...(await scanFile('memory.txt', Buffer.from(text, 'utf8'))),
+    ...(Object.keys(data).length > 0 ? await scanFile('memory.json', Buffer.from(JSON.stringify(data))) : []),
+  ];
+  if (findings.length === 0) return;
+  throw forbidden(
+    `this memory holds what looks like a credential (${findings
+      .slice(0, 3)
+      .map((f) => `${f.rule}, line ${f.line}`)
+      .join(
+        '; ',
+      )}): credentials never enter memory — keep them in the vault (\`cairn cred add\`) and remember where they are, not what they are`,
+    { findings: findings.map((f) => ({ rule: f.rule, line: f.line })) },
+  );
+}
+
+/** Memory as a caller holds it: one method per operation below, embedded (`store.memory(who)`) or remote. */
+export type Memory = Client<typeof MEMORY_OPS>;
+
+export const MEMORY_OPS = {
+  remember: op({
+    name: 'remember',
+    mcp: 'remember',
+    summary:
+      'Remember a record in a scope (user, agent, project, session), with its kind, source and what it was made from; credentials are refused',
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.RememberInput,
+    output: m.MemoryRecord,
+    http: { method: 'POST', path: '/v1/memory', status: 201 },
+    run: async (ctx, input) => {
+      await refuseCredentials(input.text, input.data);
+      return ctx.write('memory.write', (tx, now) =>
+        memory.remember(tx, ctx.engine.dialect, ctx.who, input, now, ctx.memoryPolicy),
+      );
+    },
+  }),
+  recall: op({
+    name: 'recall',
+    mcp: 'recall',
+    summary:
+      'Recall records of a scope ranked by how well they match the query, with score and provenance; quarantined ones only with minTrust quarantined',
+    effect: 'read',
+    runs: 'anywhere',
+    input: m.RecallInput,
+    output: m.RecallAnswer,
+    http: { method: 'POST', path: '/v1/memory/recall' },
+    run: async (ctx, input) => ({
+      items: await ctx.read('memory.read', (tx) => memory.recall(tx, ctx.engine.dialect, ctx.who, input)),
+    }),
+  }),
+  listMemory: op({
+    name: 'listMemory',
+    summary: 'The current records of a scope, newest first',
+    effect: 'read',
+    runs: 'anywhere',
+    input: m.ListInput,
+    output: m.MemoryList,
+    http: { method: 'POST', path: '/v1/memory/list' },
+    run: async (ctx, input) => ({
+      items: await ctx.read('memory.read', (tx) => memory.list(tx, ctx.who, input)),
+    }),
+  }),
+  getMemory: op({
+    name: 'getMemory',
+    summary: 'A record’s newest version, with its provenance',
+    effect: 'read',
+    runs: 'anywhere',
+    input: m.RecordInput,
+    output: m.MemoryRecord,
+    http: { method: 'GET', path: '/v1/memory/{record}' },
+    run: (ctx, input) => ctx.read('memory.read', (tx) => memory.getRecord(tx, ctx.who, input.record)),
+  }),
+  memoryHistory: op({
+    name: 'memoryHistory',
+    summary: 'Every version of a record, oldest first (record time and world time each)',
+    effect: 'read',
+    runs: 'anywhere',
+    input: m.HistoryInput,
+    output: m.MemoryList,
+    http: { method: 'GET', path: '/v1/memory/{record}/history' },
+    run: async (ctx, input) => ({
+      items: await ctx.read('memory.read', (tx) => memory.history(tx, ctx.who, input.record)),
+    }),
+  }),
+  quarantineMemory: op({
+    name: 'quarantineMemory',
+    summary: 'Quarantine a record: recall leaves it out unless asked for quarantined records',
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.RecordInput,
+    output: m.MemoryRecord,
+    http: { method: 'POST', path: '/v1/memory/{record}/quarantine' },
+    run: (ctx, input) =>
+      ctx.write('memory.write', (tx, now) => memory.setTrust(tx, ctx.who, input.record, 'quarantined', now)),
+  }),
+  // Not an MCP tool: trusting a record is a person's decision.
+  promoteMemory: op({
+    name: 'promoteMemory',
+    summary: 'Mark a record trusted (a person only: a user principal)',
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.RecordInput,
+    output: m.MemoryRecord,
+    http: { method: 'POST', path: '/v1/memory/{record}/promote' },
+    run: (ctx, input) =>
+      ctx.write('memory.write', (tx, now) => memory.setTrust(tx, ctx.who, input.record, 'trusted', now)),
+  }),
+  forgetMemory: op({
+    name: 'forgetMemory',
+    mcp: 'forget',
+    summary:
+      'Forget a record — every version, its index entries — and with derived everything made from it; preview lists what would go',
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.ForgetInput,
+    output: m.ForgetAnswer,
+    http: { method: 'POST', path: '/v1/memory/{record}/forget' },
+    run: (ctx, input) =>
+      input.preview
+        ? ctx.read('memory.read', (tx) => memory.forget(tx, ctx.engine.dialect, ctx.who, input, Date.now()))
+        : ctx.write('memory.write', (tx, now) => memory.forget(tx, ctx.engine.dialect, ctx.who, input, now)),
+  }),
+};
