@@ -10,6 +10,7 @@ import { authenticate, type CreatedTenant, createTenant, localIdentity } from '.
 import type { MasterKey } from './keys/crypto.js';
 import { Keys } from './keys/keys.js';
 import type { TrustPolicy } from './memory/memory.js';
+import type { EmbeddingFunction } from './memory/vectors.js';
 import { MEMORY_OPS, type Memory } from './ops/memory-ops.js';
 import { bindOps } from './ops/op.js';
 import { opContext } from './ops/table.js';
@@ -74,10 +75,14 @@ export class Store {
    * Memory acting as the given identity (remember, recall, list, get,
    * history, quarantine, promote, forget): the table's memory operations,
    * validated as on every surface. `policy` sets the trust tier each source
-   * arrives with. Through a server, the same methods are on `connect(…)`.
+   * arrives with; `embedding` (the user's function, with its model's name)
+   * turns on vector and hybrid recall on SQLite. Through a server, the same methods are on `connect(…)`.
    */
-  memory(who: Identity, options: { policy?: TrustPolicy } = {}): Memory {
-    return bindOps(MEMORY_OPS, opContext(this.engine, who, { memoryPolicy: options.policy }));
+  memory(who: Identity, options: { policy?: TrustPolicy; embedding?: EmbeddingFunction } = {}): Memory {
+    return bindOps(
+      MEMORY_OPS,
+      opContext(this.engine, who, { memoryPolicy: options.policy, memoryEmbedding: options.embedding }),
+    );
   }
 
   /** A fabric acting as the given identity (`masterKey`: the credential operations may seal values). */

@@ -46,6 +46,10 @@ describe('entry points', () => {
     expect(exportsOf('cairn/mcp')).toEqual(
       expect.arrayContaining(['createMcpServer', 'McpHttp', 'mcpTools']),
     );
+    expect(exportsOf('cairn/memory')).toEqual(
+      expect.arrayContaining(['MEMORY_OPS', 'DEFAULT_TRUST', 'TRUST_TIERS', 'RECALL_MODES']),
+    );
+    expect(exportsOf('cairn/testing')).toContain('hashingEmbedding');
     expect(exportsOf('cairn/server')).toContain('startServer');
     expect(exportsOf('cairn/testing').length).toBeGreaterThan(0);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fabric } from '../src/fabric.js';
 import type { Memory } from '../src/ops/memory-ops.js';
 import type { Store } from '../src/store.js';
+import { hashingEmbedding } from '../src/testing/embedding.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import type { Identity } from '../src/types.js';
 import { describePostgres } from './support/postgres.js';
@@ -264,6 +265,46 @@ function memorySuite(backend: Backend) {
     const event = await fabricA.getEvent({ event: written.provenance.event });
     expect(event.kind).toBe('cairn.memory.remember');
     expect(JSON.stringify(event.payload)).not.toContain('flaky');
+  });
+
+  it('vectors: an embedding function turns on vector and hybrid recall (SQLite), each tenant and model its own index; forget takes the vectors too', async () => {
+    const embedding = hashingEmbedding(384);
+    const va = store.memory(whoA, { embedding });
+    const vb = store.memory(whoB, { embedding });
+    if (backend === 'postgres') {
+      // No pgvector here: vectors are refused with where they are not, full text still answers.
+      await va.remember({ scope: { user: 'vic' }, text: 'Vic refunds orders on Fridays', source: 'person' });
+      await expectCode(va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' }), 'UNAVAILABLE');
+      expect((await va.recall({ query: 'refunds', scope: { user: 'vic' } })).items).toHaveLength(1);
+      return;
+    }
+    const refunds = await va.remember({
+      scope: { user: 'vic' },
+      text: 'Vic refunds orders on Fridays',
+      source: 'person',
+    });
+    await va.remember({ scope: { user: 'vic' }, text: 'Vic plays chess in the evening', source: 'person' });
+    await vb.remember({ scope: { user: 'vic' }, text: 'Bravo Vic refunds orders daily', source: 'person' });
+    // Full text matches words as written: "refund" is not "refunds"; the vector leg finds it by its parts.
+    expect((await va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'text' })).items).toEqual([]);
+    const near = await va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector', k: 1 });
+    expect(near.items.map((i) => i.id)).toEqual([refunds.id]);
+    const hybrid = await va.recall({ query: 'refund on friday', scope: { user: 'vic' }, k: 5 });
+    expect(hybrid.items[0]?.id).toBe(refunds.id);
+    expect(hybrid.items.every((i) => !i.text.startsWith('Bravo'))).toBe(true);
+    // Without an embedding function a vector recall says what it needs.
+    await expectCode(a.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' }), 'UNAVAILABLE');
+    // A wrong-sized vector from the user's function is refused, nothing written.
+    const broken = store.memory(whoA, {
+      embedding: { model: 'broken', dimensions: 8, embed: async () => [[1, 2]] },
+    });
+    await expectCode(broken.remember({ scope: { user: 'vic' }, text: 'never stored' }), 'INVALID_ARGUMENT');
+    const preview = await va.forgetMemory({ record: refunds.id, preview: true });
+    expect(preview).toMatchObject({ versions: 1, vectorEntries: 1 });
+    expect(await va.forgetMemory({ record: refunds.id })).toMatchObject({ vectorEntries: 1 });
+    expect(
+      (await va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' })).items.map((i) => i.text),
+    ).toEqual(['Vic plays chess in the evening']);
   });
 }
 

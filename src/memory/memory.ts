@@ -28,6 +28,7 @@ import type {
   ValidRemember,
 } from './schema.js';
 import { TRUST_TIERS } from './schema.js';
+import { countVectors, type EmbeddingFunction, indexVector, nearest, unindexVectors } from './vectors.js';
 
 /** The trust tier each source's records arrive with; the store's policy may lower any of them. */
 export type TrustPolicy = Partial<Record<MemorySource, TrustTier>>;
@@ -38,6 +39,15 @@ export const DEFAULT_TRUST: Readonly<Record<MemorySource, TrustTier>> = {
   tool: 'untrusted',
   import: 'untrusted',
 };
+
+/** A text's vector and the function that made it (the caller embeds before the transaction). */
+export interface QueryVector {
+  embedding: EmbeddingFunction;
+  bytes: Buffer;
+}
+
+/** Reciprocal rank fusion's constant: a rank r adds 1 / (RRF_K + r). */
+const RRF_K = 60;
 
 /** The log event a record written in a session leaves on its branch (no text: forgetting removes that). */
 export const MEMORY_EVENT = 'cairn.memory.remember';
@@ -130,6 +140,7 @@ export async function remember(
   input: ValidRemember,
   now: number,
   policy: TrustPolicy = {},
+  vector?: QueryVector,
 ): Promise<MemoryRecord> {
   const tenant = who.tenant;
   let trust = policy[input.source] ?? DEFAULT_TRUST[input.source];
@@ -192,7 +203,7 @@ export async function remember(
         ])
       )?.n ?? 0,
     ) + 1;
-  const vector = vectorColumn(dialect);
+  const tsv = vectorColumn(dialect);
   const row: RecordRow = {
     tenant,
     id,
@@ -218,10 +229,11 @@ export async function remember(
   };
   const values = Object.values(row) as SqlParam[];
   await tx.run(
-    `INSERT INTO memory_records (${COLUMNS.replace(/r\./g, '')}${vector.column}) VALUES (${values.map(() => '?').join(', ')}${vector.value})`,
+    `INSERT INTO memory_records (${COLUMNS.replace(/r\./g, '')}${tsv.column}) VALUES (${values.map(() => '?').join(', ')}${tsv.value})`,
     [...values, ...vectorValue(dialect, input.text, input.tags)],
   );
   await indexRecord(tx, dialect, tenant, n, input.text, input.tags);
+  if (vector) await indexVector(tx, tenant, vector.embedding, n, vector.bytes);
   if (anchor)
     await tx.run(
       'INSERT INTO memory_anchors (tenant, id, version, event, line, seq) VALUES (?, ?, ?, ?, ?, ?)',
@@ -333,34 +345,70 @@ function trustFilter(minTrust: TrustTier): { sql: string; params: SqlParam[] } {
   return { sql: `r.trust IN (${tiers.map(() => '?').join(', ')})`, params: tiers };
 }
 
-/** Ranked records matching the query's words, as the reader sees them. */
+/**
+ * Ranked records for a query, as the reader sees them: by full text, by
+ * vector (nearest by cosine), or both fused by reciprocal rank.
+ */
 export async function recall(
   tx: SqlExecutor,
   dialect: Dialect,
   who: Identity,
   input: ValidRecall,
+  vector?: QueryVector,
 ): Promise<RecallItem[]> {
-  const words = queryWords(input.query);
+  const mode = input.mode === 'auto' ? (vector ? 'hybrid' : 'text') : input.mode;
   const current = await currentFilter(tx, who, input.scope, input.branch, input.asOf);
-  const match = await matchClause(tx, dialect, who.tenant, words);
-  if (!match) return [];
   const trust = trustFilter(input.minTrust);
-  const where = [match.where, current.sql, trust.sql];
-  const params: SqlParam[] = [...match.scoreParams, ...match.fromParams, ...match.whereParams];
-  params.push(...current.params, ...trust.params);
+  const where = [current.sql, trust.sql];
+  const params: SqlParam[] = [...current.params, ...trust.params];
   if (input.kinds && input.kinds.length > 0) {
     where.push(`r.kind IN (${input.kinds.map(() => '?').join(', ')})`);
     params.push(...input.kinds);
   }
-  const rows = await tx.all<RecordRow & { score: number }>(
-    `SELECT ${COLUMNS}, ${match.score} AS score FROM ${match.from} WHERE ${where.join(' AND ')} ORDER BY score DESC, r.n DESC LIMIT ?`,
-    [...params, input.tags && input.tags.length > 0 ? input.k * 8 : input.k],
-  );
+  // Tags are checked on the ranked rows: fetch more when they will thin the list.
+  const fetch = input.tags && input.tags.length > 0 ? input.k * 8 : input.k;
+  const lists: RecallItem[][] = [];
+  if (mode === 'text' || mode === 'hybrid') {
+    const match = await matchClause(tx, dialect, who.tenant, queryWords(input.query));
+    if (match) {
+      const rows = await tx.all<RecordRow & { score: number }>(
+        `SELECT ${COLUMNS}, ${match.score} AS score FROM ${match.from} WHERE ${[match.where, ...where].join(' AND ')} ORDER BY score DESC, r.n DESC LIMIT ?`,
+        [...match.scoreParams, ...match.fromParams, ...match.whereParams, ...params, fetch],
+      );
+      lists.push(rows.map((row) => ({ ...toRecord(row), score: Number(row.score) })));
+    } else lists.push([]);
+  }
+  if (mode === 'vector' || mode === 'hybrid') {
+    if (!vector) throw new Error('a vector recall needs the query vector');
+    // The index is the tenant's own; what the reader may not see is dropped below, so look further.
+    const near = await nearest(tx, who.tenant, vector.embedding, vector.bytes, Math.min(4096, fetch * 8));
+    const distance = new Map(near.map((v) => [v.n, v.distance]));
+    const rows =
+      near.length === 0
+        ? []
+        : await tx.all<RecordRow>(
+            `SELECT ${COLUMNS} FROM memory_records r WHERE ${where.join(' AND ')} AND r.n IN (${near.map(() => '?').join(', ')})`,
+            [...params, ...near.map((v) => v.n)],
+          );
+    lists.push(
+      rows
+        .map((row) => ({ ...toRecord(row), score: 1 - (distance.get(Number(row.n)) ?? 1) }))
+        .sort((x, y) => y.score - x.score)
+        .slice(0, fetch),
+    );
+  }
   const wanted = input.tags ?? [];
-  return rows
-    .map((row) => ({ ...toRecord(row), score: Number(row.score) }))
-    .filter((item) => wanted.every((t) => item.tags.includes(t)))
-    .slice(0, input.k);
+  const keep = (item: RecallItem) => wanted.every((t) => item.tags.includes(t));
+  if (lists.length === 1) return (lists[0] ?? []).filter(keep).slice(0, input.k);
+  // Reciprocal rank fusion: each list adds 1 / (60 + rank) to an item's score.
+  const fused = new Map<string, RecallItem>();
+  for (const list of lists)
+    list.filter(keep).forEach((item, rank) => {
+      const key = `${item.id}/${item.version}`;
+      const seen = fused.get(key);
+      fused.set(key, { ...item, score: (seen?.score ?? 0) + 1 / (RRF_K + rank + 1) });
+    });
+  return [...fused.values()].sort((x, y) => y.score - x.score).slice(0, input.k);
 }
 
 /** The current records of a scope, newest first (no ranking, no query). */
@@ -450,22 +498,21 @@ export async function forget(
       )
     )?.count ?? 0,
   );
+  const numbers = versions.map((v) => Number(v.n));
   const answer = {
     preview: input.preview,
     records,
     versions: versions.length,
     indexEntries: versions.length,
+    vectorEntries: await countVectors(tx, dialect, tenant, numbers),
     anchors,
   };
+
   if (input.preview) return answer;
-  const indexEntries = await unindex(
-    tx,
-    dialect,
-    tenant,
-    versions.map((v) => Number(v.n)),
-  );
+  const indexEntries = await unindex(tx, dialect, tenant, numbers);
+  const vectorEntries = await unindexVectors(tx, dialect, tenant, numbers);
   for (const table of ['memory_records', 'memory_anchors', 'memory_derived'])
     await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND id IN (${marks})`, [tenant, ...records]);
   await audit(tx, who, 'memory.forget', input.record, { records, versions: versions.length }, now);
-  return { ...answer, indexEntries };
+  return { ...answer, indexEntries, vectorEntries };
 }

@@ -15,6 +15,7 @@ export type MemoryKind = (typeof MEMORY_KINDS)[number];
 export type MemorySource = (typeof MEMORY_SOURCES)[number];
 export type TrustTier = (typeof TRUST_TIERS)[number];
 
+export const RECALL_MODES = ['auto', 'text', 'vector', 'hybrid'] as const;
 export const MAX_TEXT = 16_384;
 export const MAX_K = 100;
 
@@ -90,6 +91,12 @@ export const RecallInput = z
     tags: z.array(Tag).max(32).optional(),
     asOf: Millis.optional().describe('what was recorded by then (record time)'),
     minTrust: z.enum(TRUST_TIERS).default('untrusted').describe('quarantined records only when asked for'),
+    mode: z
+      .enum(RECALL_MODES)
+      .default('auto')
+      .describe(
+        'text (full text), vector, hybrid (both, fused by rank), auto: hybrid where vectors are on, else text',
+      ),
   })
   .strict();
 
@@ -155,6 +162,7 @@ export const ForgetAnswer = z.object({
   records: z.array(z.string()).describe('every record that goes (all its versions)'),
   versions: z.number().int(),
   indexEntries: z.number().int().describe('full-text entries removed with them'),
+  vectorEntries: z.number().int().describe('vector index entries removed with them'),
   anchors: z.number().int(),
 });
 

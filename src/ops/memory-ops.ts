@@ -8,7 +8,8 @@ import { scanFile } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
 import * as memory from '../memory/memory.js';
 import * as m from '../memory/schema.js';
-import { type Client, op } from './op.js';
+import { embedText, noVectors, vectorsOn } from '../memory/vectors.js';
+import { type Client, type OpContext, op } from './op.js';
 
 /** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
 async function refuseCredentials(text: string, data: Record<string, unknown>): Promise<void> {
@@ -31,6 +32,13 @@ async function refuseCredentials(text: string, data: Record<string, unknown>): P
 /** Memory as a caller holds it: one method per operation below, embedded (`store.memory(who)`) or remote. */
 export type Memory = Client<typeof MEMORY_OPS>;
 
+/** The vector of a text when vectors are on here (embedded before the transaction), else undefined. */
+async function vectorOf(ctx: OpContext, text: string): Promise<memory.QueryVector | undefined> {
+  const embedding = ctx.memoryEmbedding;
+  if (!vectorsOn(embedding, ctx.engine.dialect, ctx.engine.capabilities)) return undefined;
+  return { embedding, bytes: await embedText(embedding, text) };
+}
+
 export const MEMORY_OPS = {
   remember: op({
     name: 'remember',
@@ -44,8 +52,9 @@ export const MEMORY_OPS = {
     http: { method: 'POST', path: '/v1/memory', status: 201 },
     run: async (ctx, input) => {
       await refuseCredentials(input.text, input.data);
+      const vector = await vectorOf(ctx, input.text);
       return ctx.write('memory.write', (tx, now) =>
-        memory.remember(tx, ctx.engine.dialect, ctx.who, input, now, ctx.memoryPolicy),
+        memory.remember(tx, ctx.engine.dialect, ctx.who, input, now, ctx.memoryPolicy, vector),
       );
     },
   }),
@@ -59,9 +68,16 @@ export const MEMORY_OPS = {
     input: m.RecallInput,
     output: m.RecallAnswer,
     http: { method: 'POST', path: '/v1/memory/recall' },
-    run: async (ctx, input) => ({
-      items: await ctx.read('memory.read', (tx) => memory.recall(tx, ctx.engine.dialect, ctx.who, input)),
-    }),
+    run: async (ctx, input) => {
+      const vector = input.mode === 'text' ? undefined : await vectorOf(ctx, input.query);
+      if (!vector && (input.mode === 'vector' || input.mode === 'hybrid'))
+        throw noVectors(ctx.memoryEmbedding);
+      return {
+        items: await ctx.read('memory.read', (tx) =>
+          memory.recall(tx, ctx.engine.dialect, ctx.who, input, vector),
+        ),
+      };
+    },
   }),
   listMemory: op({
     name: 'listMemory',

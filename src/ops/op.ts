@@ -15,6 +15,7 @@ import { type CairnError, unavailable } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
 import type { TrustPolicy } from '../memory/memory.js';
+import type { EmbeddingFunction } from '../memory/vectors.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { Units } from '../unit/unit.js';
@@ -46,6 +47,8 @@ export interface OpContext {
   readonly caller?: CallerSide;
   /** The store's memory policy: the trust tier each source's records arrive with. */
   readonly memoryPolicy?: TrustPolicy;
+  /** The embedding function memory's vectors come from (the user's), if any. */
+  readonly memoryEmbedding?: EmbeddingFunction;
 }
 
 export interface HttpBinding {

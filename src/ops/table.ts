@@ -14,6 +14,7 @@ import { authorize } from '../identity/access-gate.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { Keys } from '../keys/keys.js';
 import type { TrustPolicy } from '../memory/memory.js';
+import type { EmbeddingFunction } from '../memory/vectors.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { DESK_OPS } from './desk-ops.js';
@@ -44,11 +45,13 @@ export interface ContextOptions {
   blobs?: BlobStore;
   /** The trust tier each memory source's records arrive with (default: memory.ts DEFAULT_TRUST). */
   memoryPolicy?: TrustPolicy;
+  /** The user's embedding function for memory's vectors (SQLite with sqlite-vec). */
+  memoryEmbedding?: EmbeddingFunction;
 }
 
 /** The context operations run in, for one identity over one engine. */
 export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
-  const { caller, masterKey, blobs, memoryPolicy } = options;
+  const { caller, masterKey, blobs, memoryPolicy, memoryEmbedding } = options;
   let keys: Keys | null = null;
   let desk: LocalDeskStore | null = null;
   return {
@@ -56,6 +59,7 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
     engine,
     caller,
     memoryPolicy,
+    memoryEmbedding,
     write(action, fn) {
       authorize(who, action);
       return engine.write(who.tenant, (tx) => fn(tx, Date.now()));

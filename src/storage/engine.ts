@@ -27,6 +27,8 @@ export interface EngineCapabilities {
   groupCommit: boolean;
   /** Tenant isolation is also enforced by the database (row-level security). */
   rowLevelSecurity: boolean;
+  /** Memory's vector index is available (sqlite-vec on SQLite; PostgreSQL here has no pgvector). */
+  vectors: boolean;
 }
 
 /** Tenant value for work that belongs to no tenant yet (migrations, format checks). */

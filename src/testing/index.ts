@@ -4,6 +4,7 @@ export {
   type DeskConformanceTarget,
   describeDeskConformance,
 } from './desk-conformance.js';
+export { hashingEmbedding } from './embedding.js';
 export { expectCode } from './expect-code.js';
 export {
   describeKeysConformance,

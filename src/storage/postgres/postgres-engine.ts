@@ -62,7 +62,7 @@ const MIGRATION_LOCK = 727274;
  */
 export class PostgresEngine implements Engine {
   readonly dialect = 'postgres' as const;
-  readonly capabilities: EngineCapabilities = { groupCommit: true, rowLevelSecurity: true };
+  readonly capabilities: EngineCapabilities = { groupCommit: true, rowLevelSecurity: true, vectors: false };
   private readonly pool: pg.Pool;
   private closed = false;
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { type CairnError, corrupt, unavailable } from '../../errors.js';
 import {
   type Engine,
@@ -50,6 +51,20 @@ class StatementCache {
   }
 }
 
+/**
+ * Loads sqlite-vec (memory's vector index) into a connection. Without its
+ * binary for this platform the store still opens; memory then answers a
+ * vector recall with UNAVAILABLE.
+ */
+function withVectors(db: Database.Database): boolean {
+  try {
+    sqliteVec.load(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs one statement; SQLite's own corruption reports become CORRUPT, never a bare driver error. */
 function guarded<T>(dir: string, statement: () => T): T {
   try {
@@ -84,7 +99,7 @@ function executor(cache: StatementCache, dir: string): SqlExecutor {
  */
 export class SqliteEngine implements Engine {
   readonly dialect = 'sqlite' as const;
-  readonly capabilities: EngineCapabilities = { groupCommit: true, rowLevelSecurity: false };
+  readonly capabilities: EngineCapabilities;
   readonly path: string;
   private readonly dir: string;
   private readonly writer: Database.Database;
@@ -114,6 +129,8 @@ export class SqliteEngine implements Engine {
     this.writer.pragma('foreign_keys = ON');
     this.reader = new Database(this.path);
     this.reader.pragma('busy_timeout = 10000');
+    const vectors = withVectors(this.writer) && withVectors(this.reader);
+    this.capabilities = { groupCommit: true, rowLevelSecurity: false, vectors };
     this.writerTx = executor(new StatementCache(this.writer), options.dir);
     this.walSync = new WalSync(`${this.path}-wal`);
     this.readerTx = executor(new StatementCache(this.reader), options.dir);
@@ -198,6 +215,7 @@ export class SqliteEngine implements Engine {
     if (!options?.consistent) return fn(this.readerTx);
     // A snapshot needs a transaction of its own; a private connection keeps it from other reads.
     const db = new Database(this.path, { readonly: true });
+    if (this.capabilities.vectors) withVectors(db);
     try {
       db.pragma('busy_timeout = 10000');
       db.exec('BEGIN');

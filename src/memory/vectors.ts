@@ -1,0 +1,149 @@
+/**
+ * Memory's vector index (SQLite, sqlite-vec): one `vec0` table per tenant
+ * and embedding model, `memvec_<tenant>_<model digest>`, rows keyed by the
+ * record version's number. The embedding function is the caller's (no model
+ * ships with Cairn); a model of another name or size gets an index of its
+ * own, so vectors of two models never mix. PostgreSQL here has no pgvector:
+ * there recall is full text only (see docs/design/memory.md).
+ */
+import { sha256Hex } from '../digest.js';
+import { internal, invalidArgument, unavailable } from '../errors.js';
+import type { Dialect, EngineCapabilities, SqlExecutor } from '../storage/engine.js';
+
+/** The user's embedding function, with the model's name and the vectors' size. */
+export interface EmbeddingFunction {
+  model: string;
+  dimensions: number;
+  embed(texts: string[]): Promise<ArrayLike<number>[]>;
+}
+
+const TENANT = /^tn_[0-9a-z]{26}$/;
+const MAX_DIMENSIONS = 4096;
+
+function vectorTable(tenant: string, embedding: EmbeddingFunction): string {
+  if (!TENANT.test(tenant)) throw internal(`not a tenant id: ${tenant}`);
+  return `memvec_${tenant}_${sha256Hex(`${embedding.model}\n${embedding.dimensions}`).slice(0, 12)}`;
+}
+
+/** Whether vectors can be used here: an embedding function given, and an engine with the index. */
+export function vectorsOn(
+  embedding: EmbeddingFunction | undefined,
+  dialect: Dialect,
+  capabilities: EngineCapabilities,
+): embedding is EmbeddingFunction {
+  return embedding !== undefined && dialect === 'sqlite' && capabilities.vectors;
+}
+
+/** Refuses a vector recall where there is no vector index, saying why. */
+export function noVectors(embedding: EmbeddingFunction | undefined): Error {
+  return unavailable(
+    embedding === undefined
+      ? 'a vector recall needs an embedding function: open memory with one (store.memory(who, {embedding}))'
+      : "this store's engine has no vector index (PostgreSQL here has no pgvector; SQLite needs sqlite-vec's binary): recall with mode text",
+    { mode: 'vector' },
+  );
+}
+
+/** One text's vector from the user's function, checked: the model's size, finite numbers. */
+export async function embedText(embedding: EmbeddingFunction, text: string): Promise<Buffer> {
+  const [vector] = await embedding.embed([text]);
+  if (!vector || vector.length !== embedding.dimensions)
+    throw invalidArgument(
+      `the embedding function of ${embedding.model} returned ${vector?.length ?? 'no'} numbers, not ${embedding.dimensions}`,
+      { model: embedding.model },
+    );
+  const floats = Float32Array.from(vector);
+  if (!floats.every(Number.isFinite))
+    throw invalidArgument(
+      `the embedding function of ${embedding.model} returned a number that is not finite`,
+      {
+        model: embedding.model,
+      },
+    );
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
+}
+
+export async function indexVector(
+  tx: SqlExecutor,
+  tenant: string,
+  embedding: EmbeddingFunction,
+  n: number,
+  vector: Buffer,
+): Promise<void> {
+  if (
+    !Number.isSafeInteger(embedding.dimensions) ||
+    embedding.dimensions < 1 ||
+    embedding.dimensions > MAX_DIMENSIONS
+  )
+    throw invalidArgument(`an embedding has 1 to ${MAX_DIMENSIONS} dimensions, not ${embedding.dimensions}`, {
+      model: embedding.model,
+    });
+  const table = vectorTable(tenant, embedding);
+  await tx.run(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(embedding float[${embedding.dimensions}] distance_metric=cosine)`,
+  );
+  await tx.run(`INSERT INTO ${table} (rowid, embedding) VALUES (?, ?)`, [BigInt(n), vector]);
+}
+
+/** The tenant's vector tables (one per model it has used). */
+async function vectorTables(tx: SqlExecutor, tenant: string): Promise<string[]> {
+  if (!TENANT.test(tenant)) throw internal(`not a tenant id: ${tenant}`);
+  const rows = await tx.all<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+    [`memvec_${tenant}_%`],
+  );
+  // LIKE's `_` matches any character: keep exactly this tenant's tables.
+  const prefix = `memvec_${tenant}_`;
+  return rows
+    .map((r) => r.name)
+    .filter((name) => name.startsWith(prefix) && /^[0-9a-f]{12}$/.test(name.slice(prefix.length)));
+}
+
+/** Removes the vectors of record versions (by number) from every model's index; how many went. */
+export async function unindexVectors(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  tenant: string,
+  numbers: readonly number[],
+): Promise<number> {
+  if (dialect !== 'sqlite' || numbers.length === 0) return 0;
+  let removed = 0;
+  for (const table of await vectorTables(tx, tenant))
+    for (const n of numbers) removed += await tx.run(`DELETE FROM ${table} WHERE rowid = ?`, [BigInt(n)]);
+  return removed;
+}
+
+/** How many vectors the versions have, over every model's index (for a forget's preview). */
+export async function countVectors(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  tenant: string,
+  numbers: readonly number[],
+): Promise<number> {
+  if (dialect !== 'sqlite' || numbers.length === 0) return 0;
+  let count = 0;
+  for (const table of await vectorTables(tx, tenant))
+    for (const n of numbers)
+      count += (await tx.get(`SELECT 1 AS found FROM ${table} WHERE rowid = ?`, [BigInt(n)])) ? 1 : 0;
+  return count;
+}
+
+/** The nearest `k` record versions to a vector, nearest first (cosine distance). */
+export async function nearest(
+  tx: SqlExecutor,
+  tenant: string,
+  embedding: EmbeddingFunction,
+  vector: Buffer,
+  k: number,
+): Promise<{ n: number; distance: number }[]> {
+  const table = vectorTable(tenant, embedding);
+  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
+    table,
+  ]);
+  if (!exists) return [];
+  const rows = await tx.all<{ n: number; distance: number }>(
+    `SELECT rowid AS n, distance FROM ${table} WHERE embedding MATCH ? AND k = ? ORDER BY distance`,
+    [vector, k],
+  );
+  return rows.map((r) => ({ n: Number(r.n), distance: Number(r.distance) }));
+}
