@@ -99,6 +99,11 @@ describe('HTTP API', () => {
       ['POST', `/v1/workspaces/${ofB.workspace}/detach`, '{}'],
       ['GET', `/v1/snapshots/${ofB.snapshot}`],
       ['GET', `/v1/sessions/${session}/branches/${branch}/steps`],
+      [
+        'POST',
+        `/v1/sessions/${session}/branches/${branch}/memory/carry`,
+        JSON.stringify({ to: 'elsewhere' }),
+      ],
       ['GET', `/v1/memory/${ofB.memory}`],
       ['GET', `/v1/memory/${ofB.memory}/history`],
       ['POST', `/v1/memory/${ofB.memory}/quarantine`, '{}'],

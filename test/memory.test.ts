@@ -261,6 +261,14 @@ function memorySuite(backend: Backend) {
     expect(await on('A')).toEqual([]);
     await fabricA.moveHead({ session, branch: 'A', to: head as string });
     expect(await on('A')).toEqual(['On branch A the tests pass with the flaky retry']);
+    // Carried to main (what `cairn keep A` does): main sees it from the carry event on, B still not.
+    const carried = await a.carryMemory({ session, from: 'A', to: 'main' });
+    expect(carried.records).toEqual([written.id]);
+    expect(await on('main')).toEqual(['On branch A the tests pass with the flaky retry']);
+    expect(await on('B')).toEqual([]);
+    expect((await a.carryMemory({ session, from: 'A', to: 'main' })).records).toEqual([]);
+    await expectCode(a.carryMemory({ session, from: 'A', to: 'A' }), 'INVALID_ARGUMENT');
+    await expectCode(b.carryMemory({ session, from: 'A', to: 'main' }), 'NOT_FOUND');
     // The log records the write without its text.
     const event = await fabricA.getEvent({ event: written.provenance.event });
     expect(event.kind).toBe('cairn.memory.remember');

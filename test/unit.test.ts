@@ -150,7 +150,25 @@ describe('the unit of work', () => {
       'INVALID_ARGUMENT',
     );
     // Keep one, abandon the others; reclaim discards abandoned workspaces past their TTL.
+    // What the kept branch remembered becomes its parent's; a sibling's stays its own.
+    const memory = store.memory(await store.localIdentity());
+    const recallOn = async (branch: string) =>
+      (await memory.recall({ query: 'winner', scope: { session: ws.session }, branch })).items.map(
+        (i) => i.text,
+      );
+    await memory.remember({
+      scope: { session: ws.session },
+      branch: forked.branches[0]!.branch,
+      text: 'the winner learned this',
+    });
+    await memory.remember({
+      scope: { session: ws.session },
+      branch: forked.branches[1]!.branch,
+      text: 'the loser winner guess',
+    });
+    expect(await recallOn(ws.branch)).toEqual([]);
     await units.keep(ws.session, forked.branches[0]!.branch);
+    expect(await recallOn(ws.branch)).toEqual(['the winner learned this']);
     await units.abandon(ws.session, forked.branches[1]!.branch, 0);
     await units.abandon(ws.session, forked.branches[2]!.branch, 60_000);
     const reclaimed = await units.reclaim();

@@ -117,6 +117,18 @@ export const ListInput = z
   })
   .strict();
 
+export const CarryInput = z
+  .object({
+    session: SessionIdSchema,
+    from: Branch,
+    to: Branch.describe('the branch that takes them (a kept fork’s parent)'),
+  })
+  .strict();
+export const CarryAnswer = z.object({
+  records: z.array(z.string()).describe('the records carried'),
+  event: z.string().describe("the event on `to` that anchors them; '' when there was nothing to carry"),
+});
+
 export type ValidRemember = z.output<typeof RememberInput>;
 export type ValidRecall = z.output<typeof RecallInput>;
 export type ValidForget = z.output<typeof ForgetInput>;

@@ -136,6 +136,17 @@ export const MEMORY_OPS = {
     run: (ctx, input) =>
       ctx.write('memory.write', (tx, now) => memory.setTrust(tx, ctx.who, input.record, 'trusted', now)),
   }),
+  carryMemory: op({
+    name: 'carryMemory',
+    summary:
+      "Carry a branch's memory to another branch of its session (a kept fork's records become its parent's, from a new event on it)",
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.CarryInput,
+    output: m.CarryAnswer,
+    http: { method: 'POST', path: '/v1/sessions/{session}/branches/{from}/memory/carry' },
+    run: (ctx, input) => ctx.write('memory.write', (tx, now) => memory.carry(tx, ctx.who, input, now)),
+  }),
   forgetMemory: op({
     name: 'forgetMemory',
     mcp: 'forget',

@@ -475,10 +475,25 @@ export class Units {
     return ws;
   }
 
-  /** Marks a fork's winner: an event on the branch; its workspace stays. */
+  /**
+   * Marks a fork's winner: an event on the branch; its workspace stays. What
+   * the branch remembered becomes its parent's (the branch of the workspace
+   * it was forked from), from a new event on the parent.
+   */
   async keep(session: string, branch: string): Promise<CairnEvent> {
     const ws = await this.branchWorkspace(session, branch);
-    return this.fabric.append({ session, branch, kind: UNIT_KEEP_EVENT, payload: { workspace: ws.id } });
+    const kept = await this.fabric.append({
+      session,
+      branch,
+      kind: UNIT_KEEP_EVENT,
+      payload: { workspace: ws.id },
+    });
+    if (ws.forkedFrom !== '') {
+      const parent = await this.desk.getWorkspace(ws.forkedFrom);
+      if (parent.session === session && parent.branch !== branch)
+        await this.fabric.carryMemory({ session, from: branch, to: parent.branch });
+    }
+    return kept;
   }
 
   /**
