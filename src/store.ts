@@ -30,12 +30,17 @@ export class Store {
     readonly blobs: BlobStore,
     /** This machine's desk state (stat caches, overlay layers); `<dir>/desk` for a store in a folder. */
     readonly deskDir?: string,
+    /** The trust tier each memory source arrives with, for every fabric and memory of this store (the admin's config). */
+    readonly memoryPolicy: TrustPolicy = {},
   ) {}
 
   /** The embedded default: `<dir>/cairn.db` (SQLite), `<dir>/blobs/` and `<dir>/desk/`. */
-  static async openDir(dir: string, options: { integrityCheck?: boolean } = {}): Promise<Store> {
+  static async openDir(
+    dir: string,
+    options: { integrityCheck?: boolean; memoryPolicy?: TrustPolicy } = {},
+  ): Promise<Store> {
     const engine = await SqliteEngine.open({ dir, integrityCheck: options.integrityCheck });
-    return new Store(engine, new FsBlobStore(join(dir, 'blobs')), join(dir, 'desk'));
+    return new Store(engine, new FsBlobStore(join(dir, 'blobs')), join(dir, 'desk'), options.memoryPolicy);
   }
 
   /**
@@ -81,13 +86,20 @@ export class Store {
   memory(who: Identity, options: { policy?: TrustPolicy; embedding?: EmbeddingFunction } = {}): Memory {
     return bindOps(
       MEMORY_OPS,
-      opContext(this.engine, who, { memoryPolicy: options.policy, memoryEmbedding: options.embedding }),
+      opContext(this.engine, who, {
+        memoryPolicy: options.policy ?? this.memoryPolicy,
+        memoryEmbedding: options.embedding,
+      }),
     );
   }
 
   /** A fabric acting as the given identity (`masterKey`: the credential operations may seal values). */
   fabric(who: Identity, options: { masterKey?: MasterKey } = {}): EmbeddedFabric {
-    return new EmbeddedFabric(this.engine, who, undefined, { ...options, blobs: this.blobs });
+    return new EmbeddedFabric(this.engine, who, undefined, {
+      ...options,
+      blobs: this.blobs,
+      memoryPolicy: this.memoryPolicy,
+    });
   }
 
   authenticate(token: string): Promise<Identity> {
@@ -140,13 +152,19 @@ export async function openFabric(options: {
   integrityCheck?: boolean;
   /** The vault master key, for the credential operations that seal values. */
   masterKey?: MasterKey;
+  /** The trust tier each memory source arrives with (the store admin's config). */
+  memoryPolicy?: TrustPolicy;
 }): Promise<EmbeddedFabric> {
-  const store = await Store.openDir(options.dir, { integrityCheck: options.integrityCheck });
+  const store = await Store.openDir(options.dir, {
+    integrityCheck: options.integrityCheck,
+    memoryPolicy: options.memoryPolicy,
+  });
   try {
     const who = await store.localIdentity();
     return new EmbeddedFabric(store.engine, who, () => store.close(), {
       masterKey: options.masterKey,
       blobs: store.blobs,
+      memoryPolicy: store.memoryPolicy,
     });
   } catch (error) {
     await store.close();

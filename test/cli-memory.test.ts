@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,47 @@ describe('cairn memory', () => {
       ['memory', 'get', 'mr_nope'],
     ])
       expect((await fails([...bad, '--store', store], 5)).code, bad.join(' ')).toBe('INVALID_ARGUMENT');
+  });
+
+  it("the store admin's config.json sets the memory policy, on a local store and through its server", async () => {
+    const governed = join(work, 'governed');
+    mkdirSync(governed, { recursive: true });
+    writeFileSync(
+      join(governed, 'config.json'),
+      JSON.stringify({ memory: { policy: { tool: 'quarantined' } } }),
+    );
+    await ok(['init'], { store: governed });
+    const local = await ok(['memory', 'add', 'a tool said so', '--scope', 'user:x', '--source', 'tool'], {
+      store: governed,
+    });
+    expect(local.provenance.trust).toBe('quarantined');
+    const child = start(['serve', '--port', '0', '--json', '--store', governed]);
+    try {
+      const served = await firstDocument<{ url: string; token: string }>(child, 'cairn serve');
+      const remote = ['--url', served.url, '--token', served.token, '--json'];
+      const added = doc(
+        await cairn([
+          'memory',
+          'add',
+          'another tool said so',
+          '--scope',
+          'user:x',
+          '--source',
+          'tool',
+          ...remote,
+        ]),
+      );
+      expect(added.provenance.trust).toBe('quarantined');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    writeFileSync(
+      join(governed, 'config.json'),
+      JSON.stringify({ memory: { policy: { tool: 'suspicious' } } }),
+    );
+    expect((await fails(['memory', 'ls', '--scope', 'user:x', '--store', governed], 5)).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('works through a server (--url) the same way', async () => {

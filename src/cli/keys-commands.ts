@@ -4,13 +4,12 @@ import { conflict, invalidArgument, unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { MasterKey } from '../keys/crypto.js';
 import type { Approval } from '../keys/keys.js';
-import { openFabric } from '../store.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT, isoTime, table } from './output.js';
-import { listenError, openStoreDir, untilStopSignal, withStore } from './store-commands.js';
+import { listenError, openConfiguredFabric, untilStopSignal, withStore } from './store-commands.js';
 
 /**
  * The keys: `cairn cred …` (the vault), `cairn grant …`, `cairn proxy`,
@@ -22,9 +21,7 @@ import { listenError, openStoreDir, untilStopSignal, withStore } from './store-c
  */
 /** The embedded fabric of a local store, with the operator's master key if one is given. */
 async function withFabric<T>(dir: string, call: Invocation, fn: (fabric: Fabric) => Promise<T>): Promise<T> {
-  const fabric = await openStoreDir(dir, (d) =>
-    openFabric({ dir: d, integrityCheck: false, masterKey: masterKeyOf(call) }),
-  );
+  const fabric = await openConfiguredFabric(dir, masterKeyOf(call));
   try {
     return await fn(fabric);
   } finally {

@@ -199,13 +199,11 @@ async function runOnFabric(
     if (command.runLocal) return command.runLocal(dir, call);
     // Everyday commands skip the whole-store quick_check (it grows with the store); `serve`,
     // `init` and `audit verify` run it. Corruption met while reading is still reported.
-    const [{ openStoreDir }, { openFabric }, { masterKeyOf }] = await Promise.all([
+    const [{ openConfiguredFabric }, { masterKeyOf }] = await Promise.all([
       import('./store-commands.js'),
-      import('../store.js'),
       import('./master-key.js'),
     ]);
-    const masterKey = masterKeyOf(call);
-    fabric = await openStoreDir(dir, (d) => openFabric({ dir: d, integrityCheck: false, masterKey }));
+    fabric = await openConfiguredFabric(dir, masterKeyOf(call));
   }
   try {
     return await command.run(fabric, call);

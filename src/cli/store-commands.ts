@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EmbeddedFabric } from '../embedded-fabric.js';
 import { invalidArgument, isCairnError, unavailable } from '../errors.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { RunningServer } from '../server/index.js';
-import { Store } from '../store.js';
+import { openFabric, Store } from '../store.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT, type Output } from './output.js';
+import { readStoreConfig } from './store-config.js';
 import { cliVersion } from './version.js';
 
 /** Commands that need the store itself, not a fabric: they work on a local directory only. */
@@ -54,8 +56,25 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
   }
 }
 
+/** A store folder opened under its admin's config (`config.json`: the memory policy). */
+export function openConfiguredStore(dir: string): Promise<Store> {
+  return openStoreDir(dir, (d) => Store.openDir(d, { memoryPolicy: readStoreConfig(d).memory.policy }));
+}
+
+/**
+ * The embedded fabric of a store folder under its admin's config, with the
+ * operator's master key if one is given. Everyday commands skip the
+ * whole-store quick_check (it grows with the store); corruption met while
+ * reading is still reported.
+ */
+export function openConfiguredFabric(dir: string, masterKey?: MasterKey): Promise<EmbeddedFabric> {
+  return openStoreDir(dir, (d) =>
+    openFabric({ dir: d, integrityCheck: false, masterKey, memoryPolicy: readStoreConfig(d).memory.policy }),
+  );
+}
+
 export async function withStore<T>(dir: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStoreDir(dir, (d) => Store.openDir(d));
+  const store = await openConfiguredStore(dir);
   try {
     return await fn(store);
   } finally {
@@ -215,7 +234,7 @@ const serve: StoreCommand = {
       headersTimeoutMs: wholeNumberFlag(values, 'headers-timeout-ms'),
       requestTimeoutMs: wholeNumberFlag(values, 'request-timeout-ms'),
     };
-    const store = await openStoreDir(dir, (d) => Store.openDir(d));
+    const store = await openConfiguredStore(dir);
     const { server, created } = await startServing(store, host, port, out, timeouts, masterKeyOf(call));
     const stopped = untilStopSignal();
     out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { invalidArgument, unavailable } from '../errors.js';
+import { TRUST_TIERS } from '../memory/schema.js';
 import { parseInput } from '../validate.js';
 
 /**
@@ -23,6 +24,21 @@ export const StoreConfig = z
       })
       .strict()
       .default({ allow: [] }),
+    memory: z
+      .object({
+        /** The trust tier each source's records arrive with, e.g. {"tool": "quarantined"}. */
+        policy: z
+          .object({
+            person: z.enum(TRUST_TIERS).optional(),
+            agent: z.enum(TRUST_TIERS).optional(),
+            tool: z.enum(TRUST_TIERS).optional(),
+            import: z.enum(TRUST_TIERS).optional(),
+          })
+          .strict()
+          .default({}),
+      })
+      .strict()
+      .default({ policy: {} }),
   })
   .strict();
 

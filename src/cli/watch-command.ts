@@ -12,12 +12,11 @@ import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { conflict } from '../errors.js';
-import { Store } from '../store.js';
 import type { SharedDesk, StoreCommand } from './command.js';
 import { type WatchAnswer, type WatchRequest, watchSocketPath } from './front.js';
 import type { CliWorld } from './main.js';
 import { EXIT } from './output.js';
-import { openStoreDir, untilStopSignal } from './store-commands.js';
+import { openConfiguredStore, untilStopSignal } from './store-commands.js';
 import { readStoreConfig } from './store-config.js';
 
 /** A request line larger than this is refused (a command line and its environment fit easily). */
@@ -89,7 +88,7 @@ const watch: StoreCommand = {
     'keep the store open and its workspaces watched until SIGINT/SIGTERM; workspace commands on this store then run here, without a scan',
   async run(dir, call) {
     const { out } = call;
-    const store = await openStoreDir(dir, (d) => Store.openDir(d));
+    const store = await openConfiguredStore(dir);
     const config = readStoreConfig(dir);
     const who = await store.localIdentity();
     const host = hostname();

@@ -215,7 +215,11 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
             ? { bytes: await readBody(c, limit) }
             : await jsonBody(c, limit);
       const input = { ...fields, ...c.req.param() };
-      const context = opContext(store.engine, c.var.who, { masterKey, blobs: store.blobs });
+      const context = opContext(store.engine, c.var.who, {
+        masterKey,
+        blobs: store.blobs,
+        memoryPolicy: store.memoryPolicy,
+      });
       const output = await runOp(operation, context, input);
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
