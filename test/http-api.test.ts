@@ -104,6 +104,7 @@ describe('HTTP API', () => {
         `/v1/sessions/${session}/branches/${branch}/memory/carry`,
         JSON.stringify({ to: 'elsewhere' }),
       ],
+      ['POST', `/v1/sessions/${session}/branches/${branch}/memory/drop`, JSON.stringify({ keepFor: [] })],
       ['GET', `/v1/memory/${ofB.memory}`],
       ['GET', `/v1/memory/${ofB.memory}/history`],
       ['POST', `/v1/memory/${ofB.memory}/quarantine`, '{}'],

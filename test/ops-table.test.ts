@@ -139,6 +139,8 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     remember: { kind: 'fact' },
     // Into the branch the table's `fork` made (it runs before, in the table's order).
     carryMemory: { from: 'main', to: 't-fork' },
+    // main is kept for itself: nothing is dropped, the call is valid.
+    dropBranchMemory: { keepFor: ['main'] },
     // The desk's contract: a pack of the caller's own, a commit after the workspace's head, a fork of it.
     deskPutPack: { digest: pack.digest, bytes: pack.bytes },
     deskDiscardPacks: { packs: [] },

@@ -161,7 +161,7 @@ describe('the unit of work', () => {
       branch: forked.branches[0]!.branch,
       text: 'the winner learned this',
     });
-    await memory.remember({
+    const loser = await memory.remember({
       scope: { session: ws.session },
       branch: forked.branches[1]!.branch,
       text: 'the loser winner guess',
@@ -173,6 +173,9 @@ describe('the unit of work', () => {
     await units.abandon(ws.session, forked.branches[2]!.branch, 60_000);
     const reclaimed = await units.reclaim();
     expect(reclaimed).toEqual([forked.branches[1]!.workspace.id]);
+    // The reclaimed branch's memory went with it; the kept one's stays, now its parent's.
+    await expectCode(memory.getMemory({ record: loser.id }), 'NOT_FOUND');
+    expect(await recallOn(ws.branch)).toEqual(['the winner learned this']);
   });
 
   it('reports drift: unrecorded workspace changes, steps in doubt, and recorded steps a probe contradicts', async () => {

@@ -470,6 +470,50 @@ async function closure(tx: SqlExecutor, tenant: string, id: string, derived: boo
   return [...found];
 }
 
+/** What removing these records takes with them: versions, index entries, vectors, anchors. */
+async function removal(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  tenant: string,
+  records: string[],
+  preview: boolean,
+): Promise<ForgetAnswer> {
+  const marks = records.map(() => '?').join(', ');
+  const versions =
+    records.length === 0
+      ? []
+      : await tx.all<{ n: number }>(`SELECT n FROM memory_records WHERE tenant = ? AND id IN (${marks})`, [
+          tenant,
+          ...records,
+        ]);
+  const anchors =
+    records.length === 0
+      ? 0
+      : Number(
+          (
+            await tx.get<{ count: number }>(
+              `SELECT COUNT(*) AS count FROM memory_anchors WHERE tenant = ? AND id IN (${marks})`,
+              [tenant, ...records],
+            )
+          )?.count ?? 0,
+        );
+  const numbers = versions.map((v) => Number(v.n));
+  const answer = {
+    preview,
+    records,
+    versions: versions.length,
+    indexEntries: versions.length,
+    vectorEntries: await countVectors(tx, dialect, tenant, numbers),
+    anchors,
+  };
+  if (preview || records.length === 0) return answer;
+  const indexEntries = await unindex(tx, dialect, tenant, numbers);
+  const vectorEntries = await unindexVectors(tx, dialect, tenant, numbers);
+  for (const table of ['memory_records', 'memory_anchors', 'memory_derived'])
+    await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND id IN (${marks})`, [tenant, ...records]);
+  return { ...answer, indexEntries, vectorEntries };
+}
+
 /**
  * Forgets a record — every version, its index entries and anchors — and
  * with `derived` everything made from it; `preview` lists what would go and
@@ -482,39 +526,56 @@ export async function forget(
   input: ValidForget,
   now: number,
 ): Promise<ForgetAnswer> {
-  const tenant = who.tenant;
-  if (!(await latest(tx, tenant, input.record))) throw notFound('memory record', input.record);
-  const records = await closure(tx, tenant, input.record, input.derived);
-  const marks = records.map(() => '?').join(', ');
-  const versions = await tx.all<{ n: number }>(
-    `SELECT n FROM memory_records WHERE tenant = ? AND id IN (${marks})`,
-    [tenant, ...records],
-  );
-  const anchors = Number(
-    (
-      await tx.get<{ count: number }>(
-        `SELECT COUNT(*) AS count FROM memory_anchors WHERE tenant = ? AND id IN (${marks})`,
-        [tenant, ...records],
-      )
-    )?.count ?? 0,
-  );
-  const numbers = versions.map((v) => Number(v.n));
-  const answer = {
-    preview: input.preview,
-    records,
-    versions: versions.length,
-    indexEntries: versions.length,
-    vectorEntries: await countVectors(tx, dialect, tenant, numbers),
-    anchors,
-  };
+  if (!(await latest(tx, who.tenant, input.record))) throw notFound('memory record', input.record);
+  const records = await closure(tx, who.tenant, input.record, input.derived);
+  const answer = await removal(tx, dialect, who.tenant, records, input.preview);
+  if (!input.preview)
+    await audit(tx, who, 'memory.forget', input.record, { records, versions: answer.versions }, now);
+  return answer;
+}
 
-  if (input.preview) return answer;
-  const indexEntries = await unindex(tx, dialect, tenant, numbers);
-  const vectorEntries = await unindexVectors(tx, dialect, tenant, numbers);
-  for (const table of ['memory_records', 'memory_anchors', 'memory_derived'])
-    await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND id IN (${marks})`, [tenant, ...records]);
-  await audit(tx, who, 'memory.forget', input.record, { records, versions: versions.length }, now);
-  return { ...answer, indexEntries, vectorEntries };
+/**
+ * An abandoned branch's memory goes with it: every record of the session
+ * seen on `branch` and on none of `keepFor` (the session's branches still in
+ * use) is forgotten.
+ */
+export async function dropBranch(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  who: Identity,
+  input: { session: string; branch: string; keepFor: string[] },
+  now: number,
+): Promise<ForgetAnswer> {
+  const scope = { session: input.session as SessionId };
+  const on = await visibility(tx, who, scope, input.branch, 'r');
+  const where = [on.sql];
+  const params = [...on.params];
+  for (const branch of input.keepFor) {
+    const kept = await visibility(tx, who, scope, branch, 'r');
+    where.push(`NOT (${kept.sql})`);
+    params.push(...kept.params);
+  }
+  const rows = await tx.all<{ id: string }>(
+    `SELECT DISTINCT r.id FROM memory_records r WHERE ${where.join(' AND ')}`,
+    params,
+  );
+  const answer = await removal(
+    tx,
+    dialect,
+    who.tenant,
+    rows.map((r) => r.id),
+    false,
+  );
+  if (answer.records.length > 0)
+    await audit(
+      tx,
+      who,
+      'memory.drop-branch',
+      input.session,
+      { branch: input.branch, records: answer.records },
+      now,
+    );
+  return answer;
 }
 
 /** The log event that carries a kept branch's records to its parent (ids counted, no text). */

@@ -129,6 +129,14 @@ export const CarryAnswer = z.object({
   event: z.string().describe("the event on `to` that anchors them; '' when there was nothing to carry"),
 });
 
+export const DropBranchInput = z
+  .object({
+    session: SessionIdSchema,
+    branch: Branch,
+    keepFor: z.array(Branch).max(10_000).describe('the branches whose view stays: what they see is kept'),
+  })
+  .strict();
+
 export type ValidRemember = z.output<typeof RememberInput>;
 export type ValidRecall = z.output<typeof RecallInput>;
 export type ValidForget = z.output<typeof ForgetInput>;

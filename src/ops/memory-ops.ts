@@ -147,6 +147,18 @@ export const MEMORY_OPS = {
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{from}/memory/carry' },
     run: (ctx, input) => ctx.write('memory.write', (tx, now) => memory.carry(tx, ctx.who, input, now)),
   }),
+  dropBranchMemory: op({
+    name: 'dropBranchMemory',
+    summary:
+      'Forget what an abandoned branch remembered: every record of the session seen on it and on none of keepFor',
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.DropBranchInput,
+    output: m.ForgetAnswer,
+    http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/memory/drop' },
+    run: (ctx, input) =>
+      ctx.write('memory.write', (tx, now) => memory.dropBranch(tx, ctx.engine.dialect, ctx.who, input, now)),
+  }),
   forgetMemory: op({
     name: 'forgetMemory',
     mcp: 'forget',

@@ -536,6 +536,16 @@ export class Units {
       if (last?.kind !== UNIT_ABANDON_EVENT) continue;
       if ((last.payload as { expiresAt: number }).expiresAt > now) continue;
       await this.desk.detach(ws.id, { discard: true });
+      // Its memory goes too, unless a branch still in use sees it (a fork made from it, say).
+      const gone = new Set(
+        (await this.desk.listWorkspaces())
+          .filter((w) => w.session === ws.session && w.state === 'detached')
+          .map((w) => w.branch),
+      );
+      const keepFor = (await this.fabric.listBranches({ session: ws.session }))
+        .map((b) => b.name)
+        .filter((name) => !gone.has(name));
+      await this.fabric.dropBranchMemory({ session: ws.session, branch: ws.branch, keepFor });
       reclaimed.push(ws.id);
     }
     return reclaimed;
