@@ -94,7 +94,10 @@ export class Store {
   }
 
   /** A fabric acting as the given identity (`masterKey`: the credential operations may seal values). */
-  fabric(who: Identity, options: { masterKey?: MasterKey } = {}): EmbeddedFabric {
+  fabric(
+    who: Identity,
+    options: { masterKey?: MasterKey; memoryEmbedding?: EmbeddingFunction } = {},
+  ): EmbeddedFabric {
     return new EmbeddedFabric(this.engine, who, undefined, {
       ...options,
       blobs: this.blobs,

@@ -6,6 +6,7 @@ import { connect } from '../src/client/remote-fabric.js';
 import { isCairnError } from '../src/errors.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
+import { hashingEmbedding } from '../src/testing/embedding.js';
 import { sqliteStore } from './support/stores.js';
 
 // Tenant A naming tenant B's memory — its scope names, session, record ids — over HTTP and over MCP.
@@ -20,7 +21,12 @@ beforeAll(async () => {
   ({ store, cleanup } = await sqliteStore());
   const tokenA = (await store.createTenant('cross-a')).token.token;
   const tokenB = (await store.createTenant('cross-b')).token.token;
-  server = await startServer(store, { host: '127.0.0.1', port: 0, mcp: { version: '0.0.0-test' } });
+  server = await startServer(store, {
+    host: '127.0.0.1',
+    port: 0,
+    mcp: { version: '0.0.0-test' },
+    memoryEmbedding: hashingEmbedding(64),
+  });
   const b = connect({ url: server.url, token: tokenB });
   ofB.record = (
     await b.remember({ scope: { user: 'alice' }, text: 'bravo-secret alice pasta', source: 'person' })
@@ -83,6 +89,12 @@ describe('memory across tenants, over the wire', () => {
     expect(leaked).toBe(0);
     expect(notFound).toBe(3_000);
   }, 240_000);
+
+  it("a server given an embedding function answers vector recall with the tenant's own vectors only", async () => {
+    const near = await a.recall({ query: 'pastas', scope: { user: 'alice' }, mode: 'vector', k: 3 });
+    expect(near.items.map((i) => i.text)).toEqual(['alpha alice pasta']);
+    expect((await a.reindexMemory({})).indexed).toBe(0);
+  });
 
   it('MCP: 1,000 recall and forget calls naming B’s scopes and ids return none of B’s records', async () => {
     let leaked = 0;

@@ -284,6 +284,7 @@ function memorySuite(backend: Backend) {
       await va.remember({ scope: { user: 'vic' }, text: 'Vic refunds orders on Fridays', source: 'person' });
       await expectCode(va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' }), 'UNAVAILABLE');
       expect((await va.recall({ query: 'refunds', scope: { user: 'vic' } })).items).toHaveLength(1);
+      await expectCode(va.reindexMemory({}), 'UNAVAILABLE');
       return;
     }
     const refunds = await va.remember({
@@ -307,9 +308,26 @@ function memorySuite(backend: Backend) {
       embedding: { model: 'broken', dimensions: 8, embed: async () => [[1, 2]] },
     });
     await expectCode(broken.remember({ scope: { user: 'vic' }, text: 'never stored' }), 'INVALID_ARGUMENT');
+    // A new model: its index starts empty; the old one keeps answering while a reindex fills the new one.
+    const vNew = store.memory(whoA, { embedding: hashingEmbedding(384, 'another-model') });
+    expect((await vNew.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' })).items).toEqual(
+      [],
+    );
+    expect(
+      (await va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector', k: 1 })).items[0]?.id,
+    ).toBe(refunds.id);
+    const first = await vNew.reindexMemory({ limit: 1 });
+    expect(first).toMatchObject({ model: 'another-model', indexed: 1 });
+    let remaining = first.remaining;
+    while (remaining > 0) remaining = (await vNew.reindexMemory({ limit: 50 })).remaining;
+    expect((await vNew.reindexMemory({})).indexed).toBe(0);
+    expect(
+      (await vNew.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector', k: 1 })).items[0]?.id,
+    ).toBe(refunds.id);
     const preview = await va.forgetMemory({ record: refunds.id, preview: true });
-    expect(preview).toMatchObject({ versions: 1, vectorEntries: 1 });
-    expect(await va.forgetMemory({ record: refunds.id })).toMatchObject({ vectorEntries: 1 });
+    // One vector per model's index.
+    expect(preview).toMatchObject({ versions: 1, vectorEntries: 2 });
+    expect(await va.forgetMemory({ record: refunds.id })).toMatchObject({ vectorEntries: 2 });
     expect(
       (await va.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' })).items.map((i) => i.text),
     ).toEqual(['Vic plays chess in the evening']);

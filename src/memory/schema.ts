@@ -137,6 +137,13 @@ export const DropBranchInput = z
   })
   .strict();
 
+export const ReindexInput = z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict();
+export const ReindexAnswer = z.object({
+  model: z.string(),
+  indexed: z.number().int(),
+  remaining: z.number().int().describe('records still without a vector in this model’s index'),
+});
+
 export type ValidRemember = z.output<typeof RememberInput>;
 export type ValidRecall = z.output<typeof RecallInput>;
 export type ValidForget = z.output<typeof ForgetInput>;

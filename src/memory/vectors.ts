@@ -147,3 +147,51 @@ export async function nearest(
   );
   return rows.map((r) => ({ n: Number(r.n), distance: Number(r.distance) }));
 }
+
+/**
+ * Up to `limit` record versions of the tenant with no vector in this model's
+ * index, oldest first: what a reindex embeds next, and how many remain.
+ */
+export async function unindexed(
+  tx: SqlExecutor,
+  tenant: string,
+  embedding: EmbeddingFunction,
+  limit: number,
+): Promise<{ batch: { n: number; text: string }[]; remaining: number }> {
+  const table = vectorTable(tenant, embedding);
+  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
+    table,
+  ]);
+  const missing = exists ? `NOT EXISTS (SELECT 1 FROM ${table} v WHERE v.rowid = r.n)` : '1 = 1';
+  const batch = await tx.all<{ n: number; text: string }>(
+    `SELECT r.n, r.text FROM memory_records r WHERE r.tenant = ? AND ${missing} ORDER BY r.n LIMIT ?`,
+    [tenant, limit],
+  );
+  const count = await tx.get<{ count: number }>(
+    `SELECT COUNT(*) AS count FROM memory_records r WHERE r.tenant = ? AND ${missing}`,
+    [tenant],
+  );
+  return {
+    batch: batch.map((b) => ({ n: Number(b.n), text: b.text })),
+    remaining: Number(count?.count ?? 0),
+  };
+}
+
+/** Indexes a version's vector unless the version is gone or already indexed (a reindex racing writers); true when it did. */
+export async function indexMissing(
+  tx: SqlExecutor,
+  tenant: string,
+  embedding: EmbeddingFunction,
+  n: number,
+  vector: Buffer,
+): Promise<boolean> {
+  if (!(await tx.get('SELECT 1 AS found FROM memory_records WHERE tenant = ? AND n = ?', [tenant, n])))
+    return false;
+  const table = vectorTable(tenant, embedding);
+  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
+    table,
+  ]);
+  if (exists && (await tx.get(`SELECT 1 AS found FROM ${table} WHERE rowid = ?`, [BigInt(n)]))) return false;
+  await indexVector(tx, tenant, embedding, n, vector);
+  return true;
+}

@@ -8,7 +8,7 @@ import { scanFile } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
 import * as memory from '../memory/memory.js';
 import * as m from '../memory/schema.js';
-import { embedText, noVectors, vectorsOn } from '../memory/vectors.js';
+import { embedText, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
 import { type Client, type OpContext, op } from './op.js';
 
 /** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
@@ -158,6 +158,32 @@ export const MEMORY_OPS = {
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/memory/drop' },
     run: (ctx, input) =>
       ctx.write('memory.write', (tx, now) => memory.dropBranch(tx, ctx.engine.dialect, ctx.who, input, now)),
+  }),
+  reindexMemory: op({
+    name: 'reindexMemory',
+    summary:
+      "Embed up to `limit` records that have no vector in the current model's index (after a model change); run until remaining is 0, the old model's index answering meanwhile",
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.ReindexInput,
+    output: m.ReindexAnswer,
+    http: { method: 'POST', path: '/v1/memory/reindex' },
+    run: async (ctx, input) => {
+      const embedding = ctx.memoryEmbedding;
+      if (!vectorsOn(embedding, ctx.engine.dialect, ctx.engine.capabilities)) throw noVectors(embedding);
+      const { batch } = await ctx.read('memory.read', (tx) =>
+        unindexed(tx, ctx.who.tenant, embedding, input.limit),
+      );
+      const vectors = await Promise.all(batch.map((b) => embedText(embedding, b.text)));
+      // Indexed in one transaction; a version forgotten meanwhile is skipped, one indexed meanwhile is not doubled.
+      return ctx.write('memory.write', async (tx) => {
+        let indexed = 0;
+        for (const [i, b] of batch.entries())
+          if (await indexMissing(tx, ctx.who.tenant, embedding, b.n, vectors[i]!)) indexed++;
+        const { remaining } = await unindexed(tx, ctx.who.tenant, embedding, 0);
+        return { model: embedding.model, indexed, remaining };
+      });
+    },
   }),
   forgetMemory: op({
     name: 'forgetMemory',

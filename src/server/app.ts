@@ -5,6 +5,7 @@ import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTo
 import { refuseUnsafeIntegers } from '../json.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { McpHttp } from '../mcp/http.js';
+import type { EmbeddingFunction } from '../memory/vectors.js';
 import { frameBytes } from '../ops/frames.js';
 import { runOp } from '../ops/op.js';
 import { numericFields, opContext, servedOps } from '../ops/table.js';
@@ -28,6 +29,8 @@ export interface AppOptions {
    * (`addCredential`, `rotateCredential`); without, those answer UNAVAILABLE.
    */
   masterKey?: MasterKey;
+  /** The operator's embedding function for memory's vectors (a server started from the library); none: full text only. */
+  memoryEmbedding?: EmbeddingFunction;
   /** MCP over streamable HTTP at `/mcp`, with the same bearer tokens; off when left out. */
   mcp?: McpHttp;
 }
@@ -163,7 +166,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const jsonBody = async (c: Context<Env>, limit = maxBody) =>
     parseJsonObject((await readBody(c, limit)).toString('utf8'));
   const authenticate = authCache(store, options.authCacheMs ?? 2000);
-  const { masterKey } = options;
+  const { masterKey, memoryEmbedding } = options;
 
   app.onError((error, c) => {
     if (error instanceof CairnError) return errorResponse(c, error);
@@ -196,7 +199,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       if (refused) return refused;
       const token = bearer(c);
       const who = await authenticate(token);
-      return mcp.handle(c.req.raw, sha256Hex(token), () => store.fabric(who, { masterKey }));
+      return mcp.handle(c.req.raw, sha256Hex(token), () => store.fabric(who, { masterKey, memoryEmbedding }));
     });
   }
 
@@ -219,6 +222,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         masterKey,
         blobs: store.blobs,
         memoryPolicy: store.memoryPolicy,
+        memoryEmbedding,
       });
       const output = await runOp(operation, context, input);
       if (operation.invalidatesAuth) authenticate.forget();
