@@ -6,7 +6,9 @@
  */
 import { scanFile } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
+import * as branches from '../memory/branches.js';
 import * as memory from '../memory/memory.js';
+import * as found from '../memory/recall.js';
 import * as m from '../memory/schema.js';
 import { embedText, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
 import { type Client, type OpContext, op } from './op.js';
@@ -33,7 +35,7 @@ async function refuseCredentials(text: string, data: Record<string, unknown>): P
 export type Memory = Client<typeof MEMORY_OPS>;
 
 /** The vector of a text when vectors are on here (embedded before the transaction), else undefined. */
-async function vectorOf(ctx: OpContext, text: string): Promise<memory.QueryVector | undefined> {
+async function vectorOf(ctx: OpContext, text: string): Promise<found.QueryVector | undefined> {
   const embedding = ctx.memoryEmbedding;
   if (!vectorsOn(embedding, ctx.engine.dialect, ctx.engine.capabilities)) return undefined;
   return { embedding, bytes: await embedText(embedding, text) };
@@ -74,7 +76,7 @@ export const MEMORY_OPS = {
         throw noVectors(ctx.memoryEmbedding);
       return {
         items: await ctx.read('memory.read', (tx) =>
-          memory.recall(tx, ctx.engine.dialect, ctx.who, input, vector),
+          found.recall(tx, ctx.engine.dialect, ctx.who, input, vector),
         ),
       };
     },
@@ -88,7 +90,7 @@ export const MEMORY_OPS = {
     output: m.MemoryList,
     http: { method: 'POST', path: '/v1/memory/list' },
     run: async (ctx, input) => ({
-      items: await ctx.read('memory.read', (tx) => memory.list(tx, ctx.who, input)),
+      items: await ctx.read('memory.read', (tx) => found.list(tx, ctx.who, input)),
     }),
   }),
   getMemory: op({
@@ -145,7 +147,7 @@ export const MEMORY_OPS = {
     input: m.CarryInput,
     output: m.CarryAnswer,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{from}/memory/carry' },
-    run: (ctx, input) => ctx.write('memory.write', (tx, now) => memory.carry(tx, ctx.who, input, now)),
+    run: (ctx, input) => ctx.write('memory.write', (tx, now) => branches.carry(tx, ctx.who, input, now)),
   }),
   dropBranchMemory: op({
     name: 'dropBranchMemory',
@@ -157,7 +159,9 @@ export const MEMORY_OPS = {
     output: m.ForgetAnswer,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/memory/drop' },
     run: (ctx, input) =>
-      ctx.write('memory.write', (tx, now) => memory.dropBranch(tx, ctx.engine.dialect, ctx.who, input, now)),
+      ctx.write('memory.write', (tx, now) =>
+        branches.dropBranch(tx, ctx.engine.dialect, ctx.who, input, now),
+      ),
   }),
   reindexMemory: op({
     name: 'reindexMemory',

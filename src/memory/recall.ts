@@ -1,0 +1,92 @@
+import type { Dialect, SqlExecutor, SqlParam } from '../storage/engine.js';
+import type { Identity } from '../types.js';
+import { matchClause, queryWords } from './fulltext.js';
+import { COLUMNS, type RecordRow, toRecord } from './rows.js';
+import type { MemoryRecord, RecallItem, ValidList, ValidRecall } from './schema.js';
+import { type EmbeddingFunction, nearest } from './vectors.js';
+import { currentFilter, trustFilter } from './visibility.js';
+
+/** A text's vector and the function that made it (the caller embeds before the transaction). */
+export interface QueryVector {
+  embedding: EmbeddingFunction;
+  bytes: Buffer;
+}
+
+/** Reciprocal rank fusion's constant: a rank r adds 1 / (RRF_K + r). */
+const RRF_K = 60;
+
+/**
+ * Ranked records for a query, as the reader sees them: by full text, by
+ * vector (nearest by cosine), or both fused by reciprocal rank.
+ */
+export async function recall(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  who: Identity,
+  input: ValidRecall,
+  vector?: QueryVector,
+): Promise<RecallItem[]> {
+  const mode = input.mode === 'auto' ? (vector ? 'hybrid' : 'text') : input.mode;
+  const current = await currentFilter(tx, who, input.scope, input.branch, input.asOf);
+  const trust = trustFilter(input.minTrust);
+  const where = [current.sql, trust.sql];
+  const params: SqlParam[] = [...current.params, ...trust.params];
+  if (input.kinds && input.kinds.length > 0) {
+    where.push(`r.kind IN (${input.kinds.map(() => '?').join(', ')})`);
+    params.push(...input.kinds);
+  }
+  // Tags are checked on the ranked rows: fetch more when they will thin the list.
+  const fetch = input.tags && input.tags.length > 0 ? input.k * 8 : input.k;
+  const lists: RecallItem[][] = [];
+  if (mode === 'text' || mode === 'hybrid') {
+    const match = await matchClause(tx, dialect, who.tenant, queryWords(input.query));
+    if (match) {
+      const rows = await tx.all<RecordRow & { score: number }>(
+        `SELECT ${COLUMNS}, ${match.score} AS score FROM ${match.from} WHERE ${[match.where, ...where].join(' AND ')} ORDER BY score DESC, r.n DESC LIMIT ?`,
+        [...match.scoreParams, ...match.fromParams, ...match.whereParams, ...params, fetch],
+      );
+      lists.push(rows.map((row) => ({ ...toRecord(row), score: Number(row.score) })));
+    } else lists.push([]);
+  }
+  if (mode === 'vector' || mode === 'hybrid') {
+    if (!vector) throw new Error('a vector recall needs the query vector');
+    // The index is the tenant's own; what the reader may not see is dropped below, so look further.
+    const near = await nearest(tx, who.tenant, vector.embedding, vector.bytes, Math.min(4096, fetch * 8));
+    const distance = new Map(near.map((v) => [v.n, v.distance]));
+    const rows =
+      near.length === 0
+        ? []
+        : await tx.all<RecordRow>(
+            `SELECT ${COLUMNS} FROM memory_records r WHERE ${where.join(' AND ')} AND r.n IN (${near.map(() => '?').join(', ')})`,
+            [...params, ...near.map((v) => v.n)],
+          );
+    lists.push(
+      rows
+        .map((row) => ({ ...toRecord(row), score: 1 - (distance.get(Number(row.n)) ?? 1) }))
+        .sort((x, y) => y.score - x.score)
+        .slice(0, fetch),
+    );
+  }
+  const wanted = input.tags ?? [];
+  const keep = (item: RecallItem) => wanted.every((t) => item.tags.includes(t));
+  if (lists.length === 1) return (lists[0] ?? []).filter(keep).slice(0, input.k);
+  // Reciprocal rank fusion: each list adds 1 / (60 + rank) to an item's score.
+  const fused = new Map<string, RecallItem>();
+  for (const list of lists)
+    list.filter(keep).forEach((item, rank) => {
+      const key = `${item.id}/${item.version}`;
+      const seen = fused.get(key);
+      fused.set(key, { ...item, score: (seen?.score ?? 0) + 1 / (RRF_K + rank + 1) });
+    });
+  return [...fused.values()].sort((x, y) => y.score - x.score).slice(0, input.k);
+}
+
+/** The current records of a scope, newest first (no ranking, no query). */
+export async function list(tx: SqlExecutor, who: Identity, input: ValidList): Promise<MemoryRecord[]> {
+  const current = await currentFilter(tx, who, input.scope, input.branch, undefined);
+  const rows = await tx.all<RecordRow>(
+    `SELECT ${COLUMNS} FROM memory_records r WHERE ${current.sql} ORDER BY r.recorded_at DESC, r.n DESC LIMIT ?`,
+    [...current.params, input.limit],
+  );
+  return rows.map(toRecord);
+}
