@@ -20,6 +20,8 @@ const BENCHES = [
   'keys.mjs',
   'unit.mjs',
   'cli.mjs',
+  'memory.mjs',
+  'memory-quality.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);
