@@ -115,7 +115,8 @@ export async function matchClause(
   return {
     score: `-bm25(${table})`,
     scoreParams: [],
-    from: `${table} f JOIN memory_records r ON r.tenant = ? AND r.n = f.rowid`,
+    // The recall index holds every column the filters read: each match costs one index probe, not a row read.
+    from: `${table} f JOIN memory_records r INDEXED BY memory_records_recall ON r.tenant = ? AND r.n = f.rowid`,
     fromParams: [tenant],
     where: `${table} MATCH ?`,
     whereParams: [words.map((w) => `"${w}"`).join(' OR ')],

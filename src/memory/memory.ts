@@ -129,12 +129,19 @@ export async function remember(
     valid_from: input.validFrom ?? now,
     valid_to: input.validTo ?? null,
     recorded_at: now,
+    latest: 1,
   };
   const values = Object.values(row) as SqlParam[];
   await tx.run(
     `INSERT INTO memory_records (${COLUMNS.replace(/r\./g, '')}${tsv.column}) VALUES (${values.map(() => '?').join(', ')}${tsv.value})`,
     [...values, ...vectorValue(dialect, input.text, input.tags)],
   );
+  if (version > 1)
+    await tx.run('UPDATE memory_records SET latest = 0 WHERE tenant = ? AND id = ? AND version < ?', [
+      tenant,
+      id,
+      version,
+    ]);
   await indexRecord(tx, dialect, tenant, n, input.text, input.tags);
   if (vector) await indexVector(tx, tenant, vector.embedding, n, vector.bytes);
   if (anchor)

@@ -41,9 +41,10 @@ export async function recall(
   if (mode === 'text' || mode === 'hybrid') {
     const match = await matchClause(tx, dialect, who.tenant, queryWords(input.query));
     if (match) {
+      // Ranked and filtered on the narrow recall index alone; only the top rows are read whole.
       const rows = await tx.all<RecordRow & { score: number }>(
-        `SELECT ${COLUMNS}, ${match.score} AS score FROM ${match.from} WHERE ${[match.where, ...where].join(' AND ')} ORDER BY score DESC, r.n DESC LIMIT ?`,
-        [...match.scoreParams, ...match.fromParams, ...match.whereParams, ...params, fetch],
+        `SELECT ${COLUMNS}, top.score AS score FROM (SELECT r.n AS n, ${match.score} AS score FROM ${match.from} WHERE ${[match.where, ...where].join(' AND ')} ORDER BY score DESC, r.n DESC LIMIT ?) top JOIN memory_records r ON r.tenant = ? AND r.n = top.n ORDER BY top.score DESC, r.n DESC`,
+        [...match.scoreParams, ...match.fromParams, ...match.whereParams, ...params, fetch, who.tenant],
       );
       lists.push(rows.map((row) => ({ ...toRecord(row), score: Number(row.score) })));
     } else lists.push([]);

@@ -26,10 +26,12 @@ export interface RecordRow {
   valid_from: number;
   valid_to: number | null;
   recorded_at: number;
+  /** 1 while no newer version of the record exists (the newest of its chain), else 0. */
+  latest: number;
 }
 
 export const COLUMNS =
-  'r.tenant, r.id, r.version, r.n, r.kind, r.text, r.data, r.tags, r.scope_user, r.scope_agent, r.scope_project, r.scope_session, r.branch, r.event, r.principal, r.source, r.trust, r.derived_from, r.valid_from, r.valid_to, r.recorded_at';
+  'r.tenant, r.id, r.version, r.n, r.kind, r.text, r.data, r.tags, r.scope_user, r.scope_agent, r.scope_project, r.scope_session, r.branch, r.event, r.principal, r.source, r.trust, r.derived_from, r.valid_from, r.valid_to, r.recorded_at, r.latest';
 
 export function toRecord(r: RecordRow): MemoryRecord {
   const scope: MemoryRecord['scope'] = {};

@@ -70,6 +70,9 @@ export async function currentFilter(
   asOf: number | undefined,
 ): Promise<{ sql: string; params: SqlParam[] }> {
   const seen = await visibility(tx, who, scope, branch, 'r');
+  // Outside sessions every version is seen, so the current one is the newest: a column, not a search.
+  if (scope.session === undefined && asOf === undefined)
+    return { sql: `${seen.sql} AND r.latest = 1`, params: seen.params };
   const newer = await visibility(tx, who, scope, branch, 'n2');
   const by = recordedBy('r', asOf);
   const newerBy = recordedBy('n2', asOf);

@@ -65,10 +65,12 @@ CREATE TABLE memory_records (
   derived_from TEXT NOT NULL,
   valid_from ${t.bigint} NOT NULL,
   valid_to ${t.bigint},
-  recorded_at ${t.bigint} NOT NULL,${d === 'postgres' ? '\n  tsv TSVECTOR NOT NULL,' : ''}
+  recorded_at ${t.bigint} NOT NULL,
+  latest INTEGER NOT NULL,${d === 'postgres' ? '\n  tsv TSVECTOR NOT NULL,' : ''}
   PRIMARY KEY (tenant, id, version)
 )${t.clustered};
 CREATE UNIQUE INDEX memory_records_by_n ON memory_records (tenant, n);
+CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);
 CREATE INDEX memory_records_by_user ON memory_records (tenant, scope_user, recorded_at);
 CREATE INDEX memory_records_by_session ON memory_records (tenant, scope_session, recorded_at);${d === 'postgres' ? '\nCREATE INDEX memory_records_fts ON memory_records USING gin (tsv);' : ''}
 CREATE TABLE memory_anchors (
