@@ -51,6 +51,9 @@ class StatementCache {
   }
 }
 
+/** How much of the database file the reader maps (address space, not memory: pages load on use). */
+const READER_MMAP_BYTES = 1024 * 1024 * 1024;
+
 /**
  * Loads sqlite-vec (memory's vector index) into a connection. Without its
  * binary for this platform the store still opens; memory then answers a
@@ -129,6 +132,9 @@ export class SqliteEngine implements Engine {
     this.writer.pragma('foreign_keys = ON');
     this.reader = new Database(this.path);
     this.reader.pragma('busy_timeout = 10000');
+    // Reads map the database instead of a pread per page missing from the 2 MB default cache
+    // (memory's recall probes an index entry per full-text match: measured 586 → 143 ms per query).
+    this.reader.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
     const vectors = withVectors(this.writer) && withVectors(this.reader);
     this.capabilities = { groupCommit: true, rowLevelSecurity: false, vectors };
     this.writerTx = executor(new StatementCache(this.writer), options.dir);
