@@ -355,12 +355,12 @@ export async function loadCorpus(memory) {
  * the share of its relevant records among the first k, averaged over the
  * queries; also per query style, and the queries that found none.
  */
-export async function recallAtK(memory, ids, k = 5) {
+export async function recallAtK(memory, ids, k = 5, mode = 'text') {
   const perStyle = new Map();
   const missed = [];
   let sum = 0;
   for (const query of QUERIES) {
-    const items = (await memory.recall({ query: query.text, scope: CORPUS_SCOPE, k, mode: 'text' })).items;
+    const items = (await memory.recall({ query: query.text, scope: CORPUS_SCOPE, k, mode })).items;
     const found = new Set(items.map((item) => ids.get(item.id)));
     const share = query.relevant.filter((id) => found.has(id)).length / query.relevant.length;
     sum += share;
