@@ -273,9 +273,7 @@ try {
       pass: o[p] / r[p] <= 1.5,
     });
 
-  console.log(
-    '  TODO(vectors): the vector leg (recall ≤ 2× a raw sqlite-vec query) is not measured yet — the vector work adds it here',
-  );
+  console.log('  the vector leg (recall ≤ 2× a raw sqlite-vec query): node bench/memory-vectors.mjs');
   console.log(
     '  mem0ai side by side: not run — it needs an embedding/LLM model, and this machine has no network',
   );

@@ -22,6 +22,7 @@ const BENCHES = [
   'cli.mjs',
   'memory.mjs',
   'memory-quality.mjs',
+  'memory-vectors.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);
