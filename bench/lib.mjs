@@ -1,5 +1,6 @@
 // Shared helpers for the benchmarks. Benchmarks print; they never assert.
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import fs, { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,4 +91,27 @@ export function report({ metric, unit, ours, baseline, baselineLabel, ratio, tar
   if (process.env.CAIRN_BENCH_RESULTS)
     appendFileSync(process.env.CAIRN_BENCH_RESULTS, `${JSON.stringify(row)}\n`);
   return row;
+}
+
+/**
+ * Counts the WAL syncs Cairn's SQLite engine issues from now on (WalSync
+ * calls fs.fdatasync / fdatasyncSync; SQLite's own checkpoint syncs are not
+ * among them). syncBuiltinESMExports makes `import { fdatasync } from
+ * 'node:fs'` see the wrapper. Call before importing the library; read
+ * `counter.syncs`.
+ */
+export function countWalSyncs() {
+  const counter = { syncs: 0 };
+  const fdatasync = fs.fdatasync;
+  const fdatasyncSync = fs.fdatasyncSync;
+  fs.fdatasync = (...args) => {
+    counter.syncs++;
+    return fdatasync(...args);
+  };
+  fs.fdatasyncSync = (...args) => {
+    counter.syncs++;
+    return fdatasyncSync(...args);
+  };
+  syncBuiltinESMExports();
+  return counter;
 }

@@ -25,11 +25,9 @@
 //     scores), which also shows tenant B's texts do not move A's scores.
 //
 // $CAIRN_BENCH_MEMORY_QUERIES sets Q (default 400).
-import fs from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { fmt, fromDist, ms, now, percentile, report, tempDir } from './lib.mjs';
+import { countWalSyncs, fmt, fromDist, ms, now, percentile, report, tempDir } from './lib.mjs';
 import { queries, texts } from './memory-texts.mjs';
 
 const N = Number(process.env.CAIRN_BENCH_MEMORY_RECORDS ?? 100_000);
@@ -44,23 +42,12 @@ const KINDS = ['fact', 'fact', 'episode', 'procedure'];
 
 // Count the store's commits and WAL syncs while Cairn writes (the raw baseline syncs inside SQLite, unseen here).
 let commits = 0;
-let syncs = 0;
+const walSyncs = countWalSyncs();
 const exec = Database.prototype.exec;
 Database.prototype.exec = function (sql) {
   if (sql === 'COMMIT') commits++;
   return exec.call(this, sql);
 };
-const fdatasync = fs.fdatasync;
-const fdatasyncSync = fs.fdatasyncSync;
-fs.fdatasync = (...args) => {
-  syncs++;
-  return fdatasync(...args);
-};
-fs.fdatasyncSync = (...args) => {
-  syncs++;
-  return fdatasyncSync(...args);
-};
-syncBuiltinESMExports();
 
 const { Store } = await fromDist('index.js');
 
@@ -144,7 +131,7 @@ try {
   const oursCpu = { user: 0, system: 0 };
   const rawCpu = { user: 0, system: 0 };
   const commitsBefore = commits;
-  const syncsBefore = syncs;
+  const syncsBefore = walSyncs.syncs;
   const loadStart = now();
   for (let from = 0; from < TOTAL; from += CHUNK) {
     const to = Math.min(from + CHUNK, TOTAL);
@@ -178,7 +165,7 @@ try {
   console.log(
     `  bulk remember: ${TOTAL.toLocaleString('en-US')} records, ${IN_FLIGHT} in flight, chunks of ${CHUNK.toLocaleString('en-US')} ` +
       `alternating with raw; ${fmt(TOTAL / (commits - commitsBefore), 1)} records/commit, ` +
-      `${fmt(TOTAL / (syncs - syncsBefore), 1)} records/WAL sync; raw: transactions of ${batch}` +
+      `${fmt(TOTAL / (walSyncs.syncs - syncsBefore), 1)} records/WAL sync; raw: transactions of ${batch}` +
       (refused > 0 ? `; ${refused} refused by the secret guard` : '') +
       `\n  … ours ${cpuText(oursCpu)} in ${fmt(oursMs / 1000, 1)} s; raw ${cpuText(rawCpu)} in ${fmt(rawMs / 1000, 1)} s`,
   );

@@ -37,12 +37,10 @@
 // devDependency) the raw INSERT stands in as the baseline.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { fmt, fromDist, ms, now, report, summarize, tempDir } from './lib.mjs';
+import { countWalSyncs, fmt, fromDist, ms, now, report, summarize, tempDir } from './lib.mjs';
 import { INSERT, openRawDb, rowMaker } from './raw-sqlite.mjs';
 
 const N = Number(process.env.CAIRN_BENCH_STEPS_N ?? 2000);
@@ -57,20 +55,8 @@ const APP_ROLE = 'cairn_app';
 const SELF = fileURLToPath(import.meta.url);
 const WRITES_TARGET = `≤ 1/step + 1 flush/run (${fmt((N + RUNS) / N)})`;
 
-// Count the WAL syncs Cairn's SQLite engine issues (WalSync calls fs.fdatasync);
-// syncBuiltinESMExports makes `import { fdatasync } from 'node:fs'` see the wrapper.
-let syncs = 0;
-const fdatasync = fs.fdatasync;
-const fdatasyncSync = fs.fdatasyncSync;
-fs.fdatasync = (...args) => {
-  syncs++;
-  return fdatasync(...args);
-};
-fs.fdatasyncSync = (...args) => {
-  syncs++;
-  return fdatasyncSync(...args);
-};
-syncBuiltinESMExports();
+// Count the WAL syncs Cairn's SQLite engine issues (see countWalSyncs).
+const walSyncs = countWalSyncs();
 
 const { openFabric, Store } = await fromDist('index.js');
 const { Journal, STEP_EVENT } = await fromDist('entry/steps.js');
@@ -149,9 +135,9 @@ async function sqlite() {
     let oursSyncs = 0;
     for (let r = 0; r < RUNS; r++) {
       const count = Math.min(BLOCK, N - r * BLOCK);
-      const before = syncs;
+      const before = walSyncs.syncs;
       oursMs += await journalRun(journal, r * BLOCK, count, ours);
-      oursSyncs += syncs - before;
+      oursSyncs += walSyncs.syncs - before;
       const t = now();
       for (let k = 0; k < count; k++) {
         const t0 = now();

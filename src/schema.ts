@@ -28,6 +28,7 @@ export const TokenId = id('tk');
 export const EventId = id('ev');
 export const ApprovalId = id('ap');
 export const GrantId = id('gr');
+export const MemoryId = id('mr');
 export const BranchName = z
   .string()
   .regex(

@@ -1032,6 +1032,24 @@ describe('cairn proxy and approvals across processes', () => {
   });
 });
 
+/**
+ * Waits for a `cairn exec -- sh -c 'echo $$ > child.pid; exec sleep 30'` to
+ * start its child: the child's pid, and the exec's exit.
+ */
+async function childStarted(running: ChildProcessWithoutNullStreams, dir: string) {
+  const closed = new Promise<number | null>((resolve) => running.on('close', resolve));
+  running.stdin.end();
+  let pid = 0;
+  for (let i = 0; i < 200 && pid === 0; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    try {
+      pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8').trim());
+    } catch {}
+  }
+  expect(pid).toBeGreaterThan(0);
+  return { closed, pid };
+}
+
 describe('cairn exec stopped by a signal', () => {
   it('SIGTERM to `cairn exec --branch` stops its child, records how the step ended and revokes the handle', async () => {
     const sigStore = join(work, 'sig-store');
@@ -1056,16 +1074,7 @@ describe('cairn exec stopped by a signal', () => {
       { CAIRN_MASTER_KEY_FILE: keyFile },
       dir,
     );
-    const closed = new Promise<number | null>((resolve) => running.on('close', resolve));
-    running.stdin.end();
-    let pid = 0;
-    for (let i = 0; i < 200 && pid === 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      try {
-        pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8').trim());
-      } catch {}
-    }
-    expect(pid).toBeGreaterThan(0);
+    const { closed, pid } = await childStarted(running, dir);
     running.kill('SIGTERM');
     const code = await closed;
     expect(code).not.toBe(0);
@@ -1103,16 +1112,7 @@ describe('cairn step ls|resolve (the table’s listSteps and resolveStep)', () =
       {},
       dir,
     );
-    const closed = new Promise<number | null>((resolve) => running.on('close', resolve));
-    running.stdin.end();
-    let pid = 0;
-    for (let i = 0; i < 200 && pid === 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      try {
-        pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8').trim());
-      } catch {}
-    }
-    expect(pid).toBeGreaterThan(0);
+    const { closed, pid } = await childStarted(running, dir);
     // The recorder dies between the step's intent and its result: the step is in doubt.
     running.kill('SIGKILL');
     await closed;

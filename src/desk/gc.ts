@@ -1,10 +1,10 @@
 import { type CairnError, corrupt, invalidArgument as invalid, unavailable } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import * as log from '../log/session-log.js';
-import { placeholders } from '../storage/engine.js';
+import { inBatches, placeholders } from '../storage/engine.js';
 import type { LocalDeskStore } from './local-store.js';
 import { dirNode, loadDir } from './model.js';
-import { inBatches, type ObjectStore } from './objects.js';
+import type { ObjectStore } from './objects.js';
 import { lockDesk } from './rows.js';
 
 /**

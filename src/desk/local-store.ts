@@ -3,12 +3,11 @@ import { type CairnError, conflict, invalidArgument, notFound } from '../errors.
 import { type Action, authorize } from '../identity/access-gate.js';
 import type { EventId, SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
-import { type Engine, placeholders, type SqlExecutor } from '../storage/engine.js';
+import { type Engine, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { CairnEvent, EventPage, Identity } from '../types.js';
 import { digestOf } from './chunker.js';
 import type { CommitAnswer, CommitInput, DeskStore, ForkInput } from './desk-store.js';
 import { RETRY } from './desk-store.js';
-import { inBatches } from './objects.js';
 import { indexEntries, type PackEntry, packIndexOf, readPackIndex } from './pack-format.js';
 import {
   insertSnapshot,

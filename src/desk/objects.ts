@@ -23,14 +23,6 @@ const BATCH = 400;
 
 export type { ObjectKind };
 
-/** Runs `fn` over `items` in slices small enough for one statement's parameters. */
-export async function inBatches<T>(
-  items: readonly T[],
-  fn: (slice: readonly T[]) => Promise<void>,
-): Promise<void> {
-  for (let i = 0; i < items.length; i += BATCH) await fn(items.slice(i, i + BATCH));
-}
-
 /** Objects fetched ahead in one call, at most this many bytes of them (see `prefetch`). */
 export const PREFETCH_BYTES = 16 * 1024 * 1024;
 const PREFETCH_OBJECTS = 256;

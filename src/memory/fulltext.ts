@@ -7,16 +7,12 @@
  * under the same row-level security as the rows (ts_rank reads one row's
  * vector, no shared statistics).
  */
-import { internal, invalidArgument } from '../errors.js';
-import type { Dialect, SqlExecutor } from '../storage/engine.js';
+import { invalidArgument } from '../errors.js';
+import { type Dialect, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import { tableExists, tenantTable } from './tenant-tables.js';
 
-const TENANT = /^tn_[0-9a-z]{26}$/;
-
-/** The SQLite FTS5 table of a tenant (its id is checked: it becomes part of an identifier). */
-function ftsTable(tenant: string): string {
-  if (!TENANT.test(tenant)) throw internal(`not a tenant id: ${tenant}`, {});
-  return `memfts_${tenant}`;
-}
+/** The SQLite FTS5 table of a tenant. */
+const ftsTable = (tenant: string) => tenantTable('memfts', tenant);
 
 /** What the index holds of a record version: its text and its tags. */
 function indexedText(text: string, tags: readonly string[]): string {
@@ -60,12 +56,11 @@ export async function unindex(
   if (numbers.length === 0) return 0;
   if (dialect === 'postgres') return numbers.length; // the vector goes with its row
   const table = ftsTable(tenant);
-  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
-    table,
-  ]);
-  if (!exists) return 0;
+  if (!(await tableExists(tx, table))) return 0;
   let removed = 0;
-  for (const n of numbers) removed += await tx.run(`DELETE FROM ${table} WHERE rowid = ?`, [n]);
+  await inBatches(numbers, async (slice) => {
+    removed += await tx.run(`DELETE FROM ${table} WHERE rowid IN (${placeholders(slice.length)})`, slice);
+  });
   return removed;
 }
 
@@ -108,10 +103,7 @@ export async function matchClause(
     };
   }
   const table = ftsTable(tenant);
-  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
-    table,
-  ]);
-  if (!exists) return null;
+  if (!(await tableExists(tx, table))) return null;
   return {
     score: `-bm25(${table})`,
     scoreParams: [],

@@ -4,7 +4,8 @@
  * from them. The semantics are in docs/design/memory.md.
  */
 import { z } from 'zod';
-import { idMessage, idPattern, type MemoryId, type SessionId } from '../ids.js';
+import type { MemoryId } from '../ids.js';
+import { BranchName as Branch, MemoryId as MemoryIdSchema, SessionId as SessionIdSchema } from '../schema.js';
 
 export const MEMORY_KINDS = ['fact', 'episode', 'procedure', 'pinned'] as const;
 export const MEMORY_SOURCES = ['person', 'agent', 'tool', 'import'] as const;
@@ -19,10 +20,7 @@ export const RECALL_MODES = ['auto', 'text', 'vector', 'hybrid'] as const;
 export const MAX_TEXT = 16_384;
 export const MAX_K = 100;
 
-const typedId = <T extends string>(prefix: string) =>
-  z.string().regex(idPattern(prefix), idMessage(prefix)) as unknown as z.ZodType<T, string>;
-export const MemoryIdSchema = typedId<MemoryId>('mr');
-const SessionIdSchema = typedId<SessionId>('ss');
+export { MemoryIdSchema };
 
 /** A scope value names a user, an agent or a project inside the caller's tenant: validated, never rewritten. */
 const ScopeName = z
@@ -62,7 +60,6 @@ const Tag = z
 const DerivedRef = z
   .string()
   .regex(/^(mr|ev)_[0-9a-z]{26}$/, 'a memory record (mr_…) or a log event (ev_…) it was made from');
-const Branch = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a branch name');
 const Millis = z.number().int().min(0).max(8.64e15);
 
 export const RememberInput = z

@@ -7,8 +7,9 @@
  * there recall is full text only (see docs/design/memory.md).
  */
 import { sha256Hex } from '../digest.js';
-import { internal, invalidArgument, unavailable } from '../errors.js';
+import { invalidArgument, unavailable } from '../errors.js';
 import type { Dialect, EngineCapabilities, SqlExecutor } from '../storage/engine.js';
+import { tableExists, tenantTable } from './tenant-tables.js';
 
 /** The user's embedding function, with the model's name and the vectors' size. */
 export interface EmbeddingFunction {
@@ -17,12 +18,10 @@ export interface EmbeddingFunction {
   embed(texts: string[]): Promise<ArrayLike<number>[]>;
 }
 
-const TENANT = /^tn_[0-9a-z]{26}$/;
 const MAX_DIMENSIONS = 4096;
 
 function vectorTable(tenant: string, embedding: EmbeddingFunction): string {
-  if (!TENANT.test(tenant)) throw internal(`not a tenant id: ${tenant}`);
-  return `memvec_${tenant}_${sha256Hex(`${embedding.model}\n${embedding.dimensions}`).slice(0, 12)}`;
+  return `${tenantTable('memvec', tenant)}_${sha256Hex(`${embedding.model}\n${embedding.dimensions}`).slice(0, 12)}`;
 }
 
 /** Whether vectors can be used here: an embedding function given, and an engine with the index. */
@@ -87,45 +86,52 @@ export async function indexVector(
 
 /** The tenant's vector tables (one per model it has used). */
 async function vectorTables(tx: SqlExecutor, tenant: string): Promise<string[]> {
-  if (!TENANT.test(tenant)) throw internal(`not a tenant id: ${tenant}`);
+  const prefix = `${tenantTable('memvec', tenant)}_`;
   const rows = await tx.all<{ name: string }>(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? AND sql LIKE 'CREATE VIRTUAL TABLE%'",
-    [`memvec_${tenant}_%`],
+    [`${prefix}%`],
   );
   // LIKE's `_` matches any character: keep exactly this tenant's tables.
-  const prefix = `memvec_${tenant}_`;
   return rows
     .map((r) => r.name)
     .filter((name) => name.startsWith(prefix) && /^[0-9a-f]{12}$/.test(name.slice(prefix.length)));
 }
 
-/** Removes the vectors of record versions (by number) from every model's index; how many went. */
-export async function unindexVectors(
+/**
+ * Runs `each` for every model's index of the tenant and every version number
+ * (vec0 takes its rowid one at a time) and adds up what it returns.
+ */
+async function overVectors(
   tx: SqlExecutor,
   dialect: Dialect,
   tenant: string,
   numbers: readonly number[],
+  each: (table: string, rowid: bigint) => Promise<number>,
 ): Promise<number> {
   if (dialect !== 'sqlite' || numbers.length === 0) return 0;
-  let removed = 0;
+  let total = 0;
   for (const table of await vectorTables(tx, tenant))
-    for (const n of numbers) removed += await tx.run(`DELETE FROM ${table} WHERE rowid = ?`, [BigInt(n)]);
-  return removed;
+    for (const n of numbers) total += await each(table, BigInt(n));
+  return total;
+}
+
+/** Removes the vectors of record versions (by number) from every model's index; how many went. */
+export function unindexVectors(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  tenant: string,
+  numbers: readonly number[],
+) {
+  return overVectors(tx, dialect, tenant, numbers, (table, rowid) =>
+    tx.run(`DELETE FROM ${table} WHERE rowid = ?`, [rowid]),
+  );
 }
 
 /** How many vectors the versions have, over every model's index (for a forget's preview). */
-export async function countVectors(
-  tx: SqlExecutor,
-  dialect: Dialect,
-  tenant: string,
-  numbers: readonly number[],
-): Promise<number> {
-  if (dialect !== 'sqlite' || numbers.length === 0) return 0;
-  let count = 0;
-  for (const table of await vectorTables(tx, tenant))
-    for (const n of numbers)
-      count += (await tx.get(`SELECT 1 AS found FROM ${table} WHERE rowid = ?`, [BigInt(n)])) ? 1 : 0;
-  return count;
+export function countVectors(tx: SqlExecutor, dialect: Dialect, tenant: string, numbers: readonly number[]) {
+  return overVectors(tx, dialect, tenant, numbers, async (table, rowid) =>
+    (await tx.get(`SELECT 1 AS found FROM ${table} WHERE rowid = ?`, [rowid])) ? 1 : 0,
+  );
 }
 
 /** The nearest `k` record versions to a vector, nearest first (cosine distance). */
@@ -137,10 +143,7 @@ export async function nearest(
   k: number,
 ): Promise<{ n: number; distance: number }[]> {
   const table = vectorTable(tenant, embedding);
-  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
-    table,
-  ]);
-  if (!exists) return [];
+  if (!(await tableExists(tx, table))) return [];
   const rows = await tx.all<{ n: number; distance: number }>(
     `SELECT rowid AS n, distance FROM ${table} WHERE embedding MATCH ? AND k = ? ORDER BY distance`,
     [vector, k],
@@ -159,9 +162,7 @@ export async function unindexed(
   limit: number,
 ): Promise<{ batch: { n: number; text: string }[]; remaining: number }> {
   const table = vectorTable(tenant, embedding);
-  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
-    table,
-  ]);
+  const exists = await tableExists(tx, table);
   const missing = exists ? `NOT EXISTS (SELECT 1 FROM ${table} v WHERE v.rowid = r.n)` : '1 = 1';
   const batch = await tx.all<{ n: number; text: string }>(
     `SELECT r.n, r.text FROM memory_records r WHERE r.tenant = ? AND ${missing} ORDER BY r.n LIMIT ?`,
@@ -188,9 +189,7 @@ export async function indexMissing(
   if (!(await tx.get('SELECT 1 AS found FROM memory_records WHERE tenant = ? AND n = ?', [tenant, n])))
     return false;
   const table = vectorTable(tenant, embedding);
-  const exists = await tx.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [
-    table,
-  ]);
+  const exists = await tableExists(tx, table);
   if (exists && (await tx.get(`SELECT 1 AS found FROM ${table} WHERE rowid = ?`, [BigInt(n)]))) return false;
   await indexVector(tx, tenant, embedding, n, vector);
   return true;

@@ -66,3 +66,14 @@ export class RetryTransaction extends Error {
 }
 
 export const MAX_TRANSACTION_ATTEMPTS = 20;
+
+/** Parameters per statement when a list is bound in slices (well under every engine's limit). */
+const PARAMETER_BATCH = 400;
+
+/** Runs `fn` over `items` in slices small enough for one statement's parameters. */
+export async function inBatches<T>(
+  items: readonly T[],
+  fn: (slice: readonly T[]) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += PARAMETER_BATCH) await fn(items.slice(i, i + PARAMETER_BATCH));
+}
