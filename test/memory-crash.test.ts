@@ -46,6 +46,7 @@ import type { MemoryRecord } from '../src/memory/schema.js';
 import type { EmbeddingFunction } from '../src/memory/vectors.js';
 import type { Memory } from '../src/ops/memory-ops.js';
 import type { SqlParam } from '../src/storage/engine.js';
+import { RECALL_KEY_SPAN } from '../src/storage/migrations.js';
 import { Store } from '../src/store.js';
 import { hashingEmbedding } from '../src/testing/embedding.js';
 import { randomInt, runToKill, scratchRoot, spawnChild } from './support/kill.js';
@@ -431,6 +432,24 @@ async function checkTables(
         expect.fail(`${where}: full-text entry ${n} does not hold ${row.id} version ${row.version}`);
     }
   }
+
+  // The narrow recall table (migration 7): one row per version, its filter columns the record's.
+  const filters = await q<{ n: number; row: string; record: string }>(
+    `SELECT s.key - t.no * ${RECALL_KEY_SPAN} AS n,
+       json_array(s.latest, s.trust, s.kind, s.scope_user, s.scope_agent, s.scope_project, s.scope_session) AS row,
+       json_array(r.latest, r.trust, r.kind, r.scope_user, r.scope_agent, r.scope_project, r.scope_session) AS record
+     FROM memory_tenants t JOIN memory_recall s ON s.key BETWEEN t.no * ${RECALL_KEY_SPAN} AND (t.no + 1) * ${RECALL_KEY_SPAN} - 1
+     LEFT JOIN memory_records r ON r.tenant = t.tenant AND r.n = s.key - t.no * ${RECALL_KEY_SPAN}
+     WHERE t.tenant = ?`,
+  );
+  sameSet(
+    filters.map((f) => Number(f.n)),
+    byN.keys(),
+    `${where}: memory_recall keys against memory_records.n`,
+  );
+  for (const f of filters)
+    if (f.row !== f.record)
+      expect.fail(`${where}: memory_recall row ${f.n} is ${f.row}, its record ${f.record}`);
 
   // Anchors: exactly one per version written in a session, at the event that recorded it.
   const anchors = await q<{

@@ -89,6 +89,48 @@ function memorySuite(backend: Backend) {
     ]);
   });
 
+  it("ranks the same whether a scope holds most of the tenant's matches or a few of them", async () => {
+    const who = await store.authenticate((await store.createTenant('mem-share')).token.token);
+    const m = store.memory(who, { policy: { tool: 'quarantined' } });
+    // 150 short texts of one user outrank every text of the other: the few are past the best matches.
+    await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        m.remember({ scope: { user: 'crowd' }, text: `harbour crowd ${i}`, source: 'person' }),
+      ),
+    );
+    const filler = 'with a long tail of other words that weigh its match down';
+    const few = [];
+    for (let i = 0; i < 5; i++)
+      few.push(
+        await m.remember({ scope: { user: 'few' }, text: `harbour few ${i} ${filler}`, source: 'person' }),
+      );
+    await m.remember({
+      scope: { user: 'few' },
+      text: `harbour few 0 ${filler} again`,
+      supersedes: few[0]!.id,
+      source: 'person',
+    });
+    await m.remember({ scope: { user: 'few' }, text: `harbour planted ${filler}`, source: 'tool' });
+    const recall = async (user: string, k: number) =>
+      texts((await m.recall({ query: 'harbour', scope: { user }, k })).items);
+    const all = await recall('few', 50);
+    expect(all.sort()).toEqual(
+      [`harbour few 0 ${filler} again`, ...[1, 2, 3, 4].map((i) => `harbour few ${i} ${filler}`)].sort(),
+    );
+    const ranked = await recall('few', 50);
+    expect(await recall('few', 3)).toEqual(ranked.slice(0, 3));
+    expect(ranked.length).toBe(5);
+    const crowd = await recall('crowd', 100);
+    expect(crowd.length).toBe(100);
+    expect(crowd.every((t) => t.startsWith('harbour crowd'))).toBe(true);
+    expect(await recall('crowd', 5)).toEqual(crowd.slice(0, 5));
+    // Scores fall (ties by newest first) across the boundary between the two ways.
+    const scores = (await m.recall({ query: 'harbour', scope: { user: 'few' }, k: 50 })).items.map(
+      (i) => i.score,
+    );
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+  });
+
   it('refuses bad input with typed errors and changes nothing', async () => {
     const before = (await a.listMemory({ scope: { user: 'alice' } })).items;
     const bad: [unknown, string][] = [

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
 import { CairnError } from '../src/errors.js';
+import type { Memory } from '../src/ops/memory-ops.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { syncsOnLoop } from '../src/storage/sqlite/wal-sync.js';
 import { openFabric, Store } from '../src/store.js';
@@ -80,6 +81,54 @@ describe('SQLite store format', () => {
         ).value,
       ).toBe('999');
       check.close();
+    });
+  });
+
+  it('a format-6 store with memory opens at format 7 and its records are recalled as before', async () => {
+    await withTempDir(async (dir) => {
+      const store = await Store.openDir(dir);
+      const tenants = await Promise.all(['m6-a', 'm6-b'].map((name) => store.createTenant(name)));
+      const memories = await Promise.all(
+        tenants.map(async (t) => store.memory(await store.authenticate(t.token.token))),
+      );
+      const [a, b] = memories as [Memory, Memory];
+      const old = await a.remember({
+        scope: { user: 'ada' },
+        text: 'the harbour gate code changed',
+        source: 'person',
+      });
+      await a.remember({
+        scope: { user: 'ada' },
+        text: 'the harbour opens at six',
+        supersedes: old.id,
+        source: 'person',
+      });
+      await b.remember({ scope: { user: 'bo' }, text: 'harbour fees rose', source: 'person' });
+      // Enough better matches of another user that ada's are found only through the recall filter.
+      for (let i = 0; i < 70; i++)
+        await a.remember({ scope: { user: 'cy' }, text: `harbour ${i}`, source: 'person' });
+      await store.close();
+      // Back to format 6's layout: no recall filter, the covering index.
+      const db = new Database(join(dir, 'cairn.db'));
+      db.exec(`DROP TRIGGER memory_recall_insert; DROP TRIGGER memory_recall_update; DROP TRIGGER memory_recall_delete;
+        DROP TABLE memory_recall; DROP TABLE memory_tenants;
+        CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);
+        UPDATE cairn_meta SET value = '6' WHERE key = 'format_version';`);
+      db.close();
+      const reopened = await Store.openDir(dir);
+      try {
+        const recall = async (t: (typeof tenants)[number], user: string) =>
+          (
+            await reopened
+              .memory(await reopened.authenticate(t.token.token))
+              .recall({ query: 'harbour', scope: { user } })
+          ).items.map((i) => i.text);
+        expect(await recall(tenants[0]!, 'ada')).toEqual(['the harbour opens at six']);
+        expect(await recall(tenants[1]!, 'bo')).toEqual(['harbour fees rose']);
+        expect(await recall(tenants[1]!, 'ada')).toEqual([]);
+      } finally {
+        await reopened.close();
+      }
     });
   });
 

@@ -9,6 +9,7 @@
  */
 import { invalidArgument } from '../errors.js';
 import { type Dialect, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import { RECALL_KEY_SPAN } from '../storage/migrations.js';
 import { tableExists, tenantTable } from './tenant-tables.js';
 
 /** The SQLite FTS5 table of a tenant. */
@@ -74,14 +75,21 @@ export function queryWords(query: string): string[] {
   return words;
 }
 
-/** The full-text part of a recall over records `r`: score (higher is better), FROM and match, each with its parameters. */
+/**
+ * The full-text part of a recall: score (higher is better, its parameters
+ * first), FROM and match; `n` is the matched version's number. `narrowed`
+ * is the FROM that also reaches what the filters read: on SQLite the narrow
+ * `memory_recall` table `s` (one rowid probe per match, see migration 7) and,
+ * `withRecords`, the records `r`; on PostgreSQL the matches are the records.
+ */
 export interface Match {
   score: string;
   scoreParams: string[];
   from: string;
-  fromParams: string[];
   where: string;
   whereParams: string[];
+  n: string;
+  narrowed(withRecords: boolean): { from: string; params: string[]; alias: string };
 }
 
 /** The match of `words` in a tenant's index; null when the tenant has no index yet (nothing remembered). */
@@ -97,9 +105,10 @@ export async function matchClause(
       score: "ts_rank_cd(r.tsv, to_tsquery('simple', ?))",
       scoreParams: [query],
       from: 'memory_records r',
-      fromParams: [],
-      where: "r.tsv @@ to_tsquery('simple', ?)",
-      whereParams: [query],
+      where: "r.tenant = ? AND r.tsv @@ to_tsquery('simple', ?)",
+      whereParams: [tenant, query],
+      n: 'r.n',
+      narrowed: () => ({ from: 'memory_records r', params: [], alias: 'r' }),
     };
   }
   const table = ftsTable(tenant);
@@ -107,10 +116,19 @@ export async function matchClause(
   return {
     score: `-bm25(${table})`,
     scoreParams: [],
-    // The recall index holds every column the filters read: each match costs one index probe, not a row read.
-    from: `${table} f JOIN memory_records r INDEXED BY memory_records_recall ON r.tenant = ? AND r.n = f.rowid`,
-    fromParams: [tenant],
+    from: `${table} f`,
     where: `${table} MATCH ?`,
     whereParams: [words.map((w) => `"${w}"`).join(' OR ')],
+    n: 'f.rowid',
+    // CROSS JOIN fixes the order: the index's matches outermost, each probed once in the narrow table.
+    narrowed: (withRecords) => ({
+      from:
+        `${table} f CROSS JOIN memory_recall s ON s.key = (SELECT no FROM memory_tenants WHERE tenant = ?) * ${RECALL_KEY_SPAN} + f.rowid` +
+        (withRecords
+          ? ' CROSS JOIN memory_records r INDEXED BY memory_records_by_n ON r.tenant = ? AND r.n = f.rowid'
+          : ''),
+      params: withRecords ? [tenant, tenant] : [tenant],
+      alias: 's',
+    }),
   };
 }

@@ -4,6 +4,58 @@ import type { Identity } from '../types.js';
 import type { MemoryScope, TrustTier } from './schema.js';
 import { TRUST_TIERS } from './schema.js';
 
+/** The scope's user, agent and project, each to equal its column of `alias` (what it leaves out matches any). */
+function scopeColumns(scope: MemoryScope, alias: string): { parts: string[]; params: SqlParam[] } {
+  const parts: string[] = [];
+  const params: SqlParam[] = [];
+  for (const [field, column] of [
+    ['user', 'scope_user'],
+    ['agent', 'scope_agent'],
+    ['project', 'scope_project'],
+  ] as const) {
+    const value = scope[field];
+    if (value !== undefined) {
+      parts.push(`${alias}.${column} = ?`);
+      params.push(value);
+    }
+  }
+  return { parts, params };
+}
+
+/**
+ * The part of a recall's filter that SQLite's narrow recall table `s` holds
+ * (see migration 7): the scope's names, outside sessions or not, trust and
+ * kinds, and — when `current` — the newest version only. With a session in
+ * the scope or an as-of time, what is current also needs the branch's
+ * anchors: the caller adds `currentFilter` on the records.
+ */
+export function narrowFilter(
+  scope: MemoryScope,
+  minTrust: TrustTier,
+  kinds: readonly string[] | undefined,
+  current: boolean,
+  alias: string,
+): { sql: string; params: SqlParam[] } {
+  const named = scopeColumns(scope, alias);
+  const parts = [...named.parts];
+  const params = [...named.params];
+  if (scope.session === undefined) parts.push(`${alias}.scope_session = ''`);
+  if (current) parts.push(`${alias}.latest = 1`);
+  const trust = trustFilter(minTrust, alias);
+  parts.push(trust.sql);
+  params.push(...trust.params);
+  if (kinds && kinds.length > 0) {
+    parts.push(`${alias}.kind IN (${kinds.map(() => '?').join(', ')})`);
+    params.push(...kinds);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+/** Whether the newest version is the current one for this reader: outside sessions and without an as-of time. */
+export function currentIsLatest(scope: MemoryScope, asOf: number | undefined): boolean {
+  return scope.session === undefined && asOf === undefined;
+}
+
 /**
  * Which record versions `r` a reader in `scope` (on `branch`) may see: the
  * scope's user, agent and project must match; a version written in a session
@@ -18,19 +70,9 @@ export async function visibility(
   branch: string,
   alias: string,
 ): Promise<{ sql: string; params: SqlParam[] }> {
-  const parts: string[] = [`${alias}.tenant = ?`];
-  const params: SqlParam[] = [who.tenant];
-  for (const [field, column] of [
-    ['user', 'scope_user'],
-    ['agent', 'scope_agent'],
-    ['project', 'scope_project'],
-  ] as const) {
-    const value = scope[field];
-    if (value !== undefined) {
-      parts.push(`${alias}.${column} = ?`);
-      params.push(value);
-    }
-  }
+  const named = scopeColumns(scope, alias);
+  const parts: string[] = [`${alias}.tenant = ?`, ...named.parts];
+  const params: SqlParam[] = [who.tenant, ...named.params];
   const anchored = (segments: log.Segment[]) => {
     if (segments.length === 0) return { sql: '0 = 1', params: [] as SqlParam[] };
     const ranges = segments.map(() => '(a.line = ? AND a.seq BETWEEN ? AND ?)').join(' OR ');
@@ -71,8 +113,7 @@ export async function currentFilter(
 ): Promise<{ sql: string; params: SqlParam[] }> {
   const seen = await visibility(tx, who, scope, branch, 'r');
   // Outside sessions every version is seen, so the current one is the newest: a column, not a search.
-  if (scope.session === undefined && asOf === undefined)
-    return { sql: `${seen.sql} AND r.latest = 1`, params: seen.params };
+  if (currentIsLatest(scope, asOf)) return { sql: `${seen.sql} AND r.latest = 1`, params: seen.params };
   const newer = await visibility(tx, who, scope, branch, 'n2');
   const by = recordedBy('r', asOf);
   const newerBy = recordedBy('n2', asOf);
@@ -82,7 +123,7 @@ export async function currentFilter(
   };
 }
 
-export function trustFilter(minTrust: TrustTier): { sql: string; params: SqlParam[] } {
+export function trustFilter(minTrust: TrustTier, alias = 'r'): { sql: string; params: SqlParam[] } {
   const tiers = TRUST_TIERS.slice(0, TRUST_TIERS.indexOf(minTrust) + 1);
-  return { sql: `r.trust IN (${tiers.map(() => '?').join(', ')})`, params: tiers };
+  return { sql: `${alias}.trust IN (${tiers.map(() => '?').join(', ')})`, params: tiers };
 }

@@ -91,6 +91,51 @@ CREATE TABLE memory_derived (
 CREATE INDEX memory_derived_by_source ON memory_derived (tenant, source);`;
 }
 
+/**
+ * SQLite's recall filter (migration 7): one narrow row per record version,
+ * keyed by an integer that leads with the tenant's number and ends with the
+ * version's `n` (its FTS5 rowid), so each full-text match is filtered by one
+ * rowid probe on small rows instead of a descent into the records' wide,
+ * tenant-string-keyed index. Kept by triggers on `memory_records`: no code
+ * path writes it, so it cannot disagree with the records.
+ */
+export const RECALL_KEY_SPAN = 1_099_511_627_776; // 2^40 record versions per tenant
+
+const RECALL_FILTER_SQLITE = `
+CREATE TABLE memory_tenants (tenant TEXT PRIMARY KEY, no INTEGER NOT NULL UNIQUE) WITHOUT ROWID;
+CREATE TABLE memory_recall (
+  key INTEGER PRIMARY KEY,
+  latest INTEGER NOT NULL,
+  trust TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  scope_user TEXT NOT NULL,
+  scope_agent TEXT NOT NULL,
+  scope_project TEXT NOT NULL,
+  scope_session TEXT NOT NULL
+);
+INSERT INTO memory_tenants (tenant, no)
+  SELECT tenant, ROW_NUMBER() OVER (ORDER BY tenant) FROM (SELECT DISTINCT tenant FROM memory_records);
+INSERT INTO memory_recall
+  SELECT t.no * ${RECALL_KEY_SPAN} + r.n, r.latest, r.trust, r.kind, r.scope_user, r.scope_agent, r.scope_project, r.scope_session
+  FROM memory_records r JOIN memory_tenants t ON t.tenant = r.tenant;
+DROP INDEX memory_records_recall;
+CREATE TRIGGER memory_recall_insert AFTER INSERT ON memory_records BEGIN
+  INSERT INTO memory_tenants (tenant, no)
+    SELECT NEW.tenant, (SELECT COALESCE(MAX(no), 0) + 1 FROM memory_tenants)
+    WHERE NOT EXISTS (SELECT 1 FROM memory_tenants WHERE tenant = NEW.tenant);
+  INSERT INTO memory_recall
+    SELECT no * ${RECALL_KEY_SPAN} + NEW.n, NEW.latest, NEW.trust, NEW.kind, NEW.scope_user, NEW.scope_agent, NEW.scope_project, NEW.scope_session
+    FROM memory_tenants WHERE tenant = NEW.tenant;
+END;
+CREATE TRIGGER memory_recall_update AFTER UPDATE OF latest, trust ON memory_records BEGIN
+  UPDATE memory_recall SET latest = NEW.latest, trust = NEW.trust
+    WHERE key = (SELECT no FROM memory_tenants WHERE tenant = NEW.tenant) * ${RECALL_KEY_SPAN} + NEW.n;
+END;
+CREATE TRIGGER memory_recall_delete AFTER DELETE ON memory_records BEGIN
+  DELETE FROM memory_recall
+    WHERE key = (SELECT no FROM memory_tenants WHERE tenant = OLD.tenant) * ${RECALL_KEY_SPAN} + OLD.n;
+END;`;
+
 function rowLevelSecurity(table: string, column = 'tenant'): string {
   return `
 ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY;
@@ -453,6 +498,13 @@ ${ATTACHED_PER_TENANT}`,
     sqlite: memoryTables('sqlite'),
     postgres: `${memoryTables('postgres')}
 ${MEMORY_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
+  },
+  {
+    version: 7,
+    name: "memory: SQLite's narrow recall filter, kept by triggers, in place of the covering recall index",
+    sqlite: RECALL_FILTER_SQLITE,
+    // PostgreSQL filters its GIN matches on the rows themselves: the covering index only cost writes.
+    postgres: 'DROP INDEX memory_records_recall;',
   },
 ];
 
