@@ -8,8 +8,9 @@
  * vector, no shared statistics).
  */
 import { invalidArgument } from '../errors.js';
-import { type Dialect, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import { type Dialect, inBatches, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import { RECALL_KEY_SPAN } from '../storage/migrations.js';
+import { recordsByNumber } from './rows.js';
 import { tableExists, tenantTable } from './tenant-tables.js';
 
 /** The SQLite FTS5 table of a tenant. */
@@ -90,6 +91,22 @@ export interface Match {
   whereParams: string[];
   n: string;
   narrowed(withRecords: boolean): { from: string; params: string[]; alias: string };
+  /** FROM and WHERE that reach the versions numbered `numbers` and what the filters read (`n`: their number). */
+  among(
+    numbers: readonly number[],
+    withRecords: boolean,
+  ): { from: string; where: string; params: SqlParam[]; n: string; alias: string };
+}
+
+/** The records themselves, by number (what every engine can filter on). */
+function amongRecords(dialect: Dialect, tenant: string, numbers: readonly number[]) {
+  return {
+    from: recordsByNumber(dialect),
+    where: `r.tenant = ? AND r.n IN (${placeholders(numbers.length)})`,
+    params: [tenant, ...numbers],
+    n: 'r.n',
+    alias: 'r',
+  };
 }
 
 /** The match of `words` in a tenant's index; null when the tenant has no index yet (nothing remembered). */
@@ -109,6 +126,7 @@ export async function matchClause(
       whereParams: [tenant, query],
       n: 'r.n',
       narrowed: () => ({ from: 'memory_records r', params: [], alias: 'r' }),
+      among: (numbers) => amongRecords(dialect, tenant, numbers),
     };
   }
   const table = ftsTable(tenant);
@@ -130,5 +148,16 @@ export async function matchClause(
       params: withRecords ? [tenant, tenant] : [tenant],
       alias: 's',
     }),
+    // Keys are computed in SQL: a tenant number times 2^40 is past JavaScript's exact integers.
+    among: (numbers, withRecords) =>
+      withRecords
+        ? amongRecords(dialect, tenant, numbers)
+        : {
+            from: 'memory_tenants t CROSS JOIN memory_recall s',
+            where: `t.tenant = ? AND s.key IN (${numbers.map(() => `t.no * ${RECALL_KEY_SPAN} + ?`).join(', ')})`,
+            params: [tenant, ...numbers],
+            n: `s.key - t.no * ${RECALL_KEY_SPAN}`,
+            alias: 's',
+          },
   };
 }

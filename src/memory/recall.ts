@@ -1,7 +1,7 @@
-import type { Dialect, SqlExecutor, SqlParam } from '../storage/engine.js';
+import { type Dialect, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { matchClause, queryWords } from './fulltext.js';
-import { COLUMNS, type RecordRow, toRecord } from './rows.js';
+import { COLUMNS, type RecordRow, recordsByNumber, toRecord } from './rows.js';
 import type { MemoryRecord, RecallItem, ValidList, ValidRecall } from './schema.js';
 import { type EmbeddingFunction, nearest } from './vectors.js';
 import { currentFilter, currentIsLatest, narrowFilter, trustFilter } from './visibility.js';
@@ -48,7 +48,7 @@ export async function recall(
       near.length === 0
         ? []
         : await tx.all<RecordRow>(
-            `SELECT ${COLUMNS} FROM memory_records r WHERE ${where.join(' AND ')} AND r.n IN (${near.map(() => '?').join(', ')})`,
+            `SELECT ${COLUMNS} FROM ${recordsByNumber(dialect)} WHERE ${where.join(' AND ')} AND r.n IN (${near.map(() => '?').join(', ')})`,
             [...params, ...near.map((v) => v.n)],
           );
     lists.push(
@@ -109,20 +109,33 @@ async function byText(
     [...match.scoreParams, ...match.whereParams, limit],
   );
   if (best.length === 0) return [];
-  const filter = filterOn('r');
-  // Without the hint SQLite's planner walks every record of the tenant for the filters' sake.
-  const score = new Map(best.map((b) => [Number(b.n), Number(b.score)]));
-  const kept = (
-    await tx.all<RecordRow>(
-      `SELECT ${COLUMNS} FROM memory_records r${dialect === 'sqlite' ? ' INDEXED BY memory_records_by_n' : ''} WHERE r.tenant = ? AND r.n IN (${best.map(() => '?').join(', ')}) AND ${filter.sql}`,
-      [who.tenant, ...best.map((b) => b.n), ...filter.params],
-    )
-  )
-    .map((row) => ({ ...toRecord(row), score: score.get(Number(row.n)) ?? 0, n: Number(row.n) }))
-    .sort((x, y) => y.score - x.score || y.n - x.n)
-    .slice(0, fetch)
-    .map(({ n: _, ...item }) => item);
-  if (kept.length >= fetch || best.length < limit) return kept;
+  // The best matches the filters keep, in rank order (their narrow rows only), then the top ones whole.
+  const among = match.among(
+    best.map((b) => Number(b.n)),
+    !latestIsCurrent,
+  );
+  const filter = filterOn(among.alias);
+  const kept = new Set(
+    (
+      await tx.all<{ n: number }>(
+        `SELECT ${among.n} AS n FROM ${among.from} WHERE ${among.where} AND ${filter.sql}`,
+        [...among.params, ...filter.params],
+      )
+    ).map((row) => Number(row.n)),
+  );
+  const top = best.filter((b) => kept.has(Number(b.n))).slice(0, fetch);
+  if (top.length >= fetch || best.length < limit) {
+    if (top.length === 0) return [];
+    const rows = new Map(
+      (
+        await tx.all<RecordRow>(
+          `SELECT ${COLUMNS} FROM ${recordsByNumber(dialect)} WHERE r.tenant = ? AND r.n IN (${placeholders(top.length)})`,
+          [who.tenant, ...top.map((b) => b.n)],
+        )
+      ).map((row) => [Number(row.n), row]),
+    );
+    return top.map((b) => ({ ...toRecord(rows.get(Number(b.n)) as RecordRow), score: Number(b.score) }));
+  }
   const narrowed = match.narrowed(!latestIsCurrent);
   const every = filterOn(narrowed.alias);
   // CROSS JOIN keeps the top rows outermost: left to the planner, a bound tenant made it scan

@@ -1,6 +1,6 @@
 /** Memory's rows: a record version as stored, and what every module reads and writes of it. */
 import { appendAudit } from '../audit/audit-chain.js';
-import type { SqlExecutor } from '../storage/engine.js';
+import type { Dialect, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { MemoryRecord, MemorySource, TrustTier } from './schema.js';
 
@@ -60,6 +60,15 @@ export function toRecord(r: RecordRow): MemoryRecord {
     validTo: r.valid_to === null ? null : Number(r.valid_to),
     recordedAt: Number(r.recorded_at),
   };
+}
+
+/**
+ * The records `r`, to be read by their numbers: on SQLite through the
+ * `(tenant, n)` index by name — left to itself, with filters on other
+ * columns, the planner walks every record of the tenant instead.
+ */
+export function recordsByNumber(dialect: Dialect): string {
+  return dialect === 'sqlite' ? 'memory_records r INDEXED BY memory_records_by_n' : 'memory_records r';
 }
 
 export async function latest(tx: SqlExecutor, tenant: string, id: string): Promise<RecordRow | undefined> {
