@@ -35,6 +35,7 @@ const Q = Number(process.env.CAIRN_BENCH_MEMORY_QUERIES ?? 400);
 const B_RECORDS = Math.floor(N / 10);
 const TOTAL = N + B_RECORDS;
 const IN_FLIGHT = 32;
+const BATCH = 500;
 const CHUNK = Math.min(5_000, TOTAL);
 const WARMUP_RECORDS = 2_000;
 const WARMUP_QUERIES = 20;
@@ -108,23 +109,62 @@ try {
   const remember = (mem, text, i) =>
     mem.remember({ scope: scopeOf(i), text, kind: KINDS[i % KINDS.length], source: 'agent' });
 
+  // One remember per call, IN_FLIGHT at a time (the warm-up): the rate beside raw inserts in
+  // transactions of the batch Cairn's group commit made of them.
   const c0 = commits;
+  let t0 = now();
   await concurrently(0, WARMUP_RECORDS, (i) => remember(memWarm, warm[i], i));
-  const batch = Math.max(1, Math.round(WARMUP_RECORDS / (commits - c0)));
+  const perCallMs = ms(t0);
+  const groupBatch = Math.max(1, Math.round(WARMUP_RECORDS / (commits - c0)));
   // The same texts in the same order, per tenant table, in transactions of `batch`.
   const rawTx = raw.transaction((lo, hi, tableOf, textOf) => {
     for (let i = lo; i < hi; i++) inserts[tableOf(i)].run(textOf(i));
   });
-  const rawInsert = (from, to, tableOf, textOf) => {
+  const rawInsert = (from, to, tableOf, textOf, batch) => {
     for (let lo = from; lo < to; lo += batch) rawTx(lo, Math.min(lo + batch, to), tableOf, textOf);
   };
+  t0 = now();
   rawInsert(
     0,
     WARMUP_RECORDS,
     () => 'warm',
     (i) => warm[i],
+    groupBatch,
   );
+  const rawPerCallMs = ms(t0);
+  report({
+    metric: `remember, one record a call, ${IN_FLIGHT} in flight (${WARMUP_RECORDS} records)`,
+    unit: 'records/s',
+    ours: WARMUP_RECORDS / (perCallMs / 1000),
+    baseline: WARMUP_RECORDS / (rawPerCallMs / 1000),
+    baselineLabel: `raw FTS5 inserts, ${groupBatch}/transaction`,
+  });
 
+  // Bulk: rememberMany, BATCH records a call per tenant (a batch the secret guard refuses is retried
+  // without the refused text, found by remembering its records one by one).
+  const rememberBulk = async (from, to) => {
+    for (let lo = from; lo < to; lo += BATCH) {
+      const hi = Math.min(lo + BATCH, to);
+      for (const [mem, mine] of [
+        [memA, (i) => !isB(i)],
+        [memB, isB],
+      ]) {
+        const records = [];
+        for (let i = lo; i < hi; i++)
+          if (mine(i))
+            records.push({ scope: scopeOf(i), text: all[i], kind: KINDS[i % KINDS.length], source: 'agent' });
+        if (records.length === 0) continue;
+        await mem.rememberMany({ records }).catch(async (error) => {
+          if (error?.code !== 'FORBIDDEN') throw error;
+          for (const record of records)
+            await mem.remember(record).catch((e) => {
+              if (e?.code !== 'FORBIDDEN') throw e;
+              refused++;
+            });
+        });
+      }
+    }
+  };
   let oursMs = 0;
   let rawMs = 0;
   let refused = 0;
@@ -137,12 +177,7 @@ try {
     const to = Math.min(from + CHUNK, TOTAL);
     let t = now();
     let c = process.cpuUsage();
-    await concurrently(from, to, (i) =>
-      remember(isB(i) ? memB : memA, all[i], i).catch((error) => {
-        if (error?.code !== 'FORBIDDEN') throw error;
-        refused++;
-      }),
-    );
+    await rememberBulk(from, to);
     oursMs += ms(t);
     addCpu(oursCpu, c);
     t = now();
@@ -152,6 +187,7 @@ try {
       to,
       (i) => (isB(i) ? 'b' : 'a'),
       (i) => all[i],
+      BATCH,
     );
     rawMs += ms(t);
     addCpu(rawCpu, c);
@@ -163,18 +199,18 @@ try {
   const ourRate = TOTAL / (oursMs / 1000);
   const rawRate = TOTAL / (rawMs / 1000);
   console.log(
-    `  bulk remember: ${TOTAL.toLocaleString('en-US')} records, ${IN_FLIGHT} in flight, chunks of ${CHUNK.toLocaleString('en-US')} ` +
+    `  bulk remember: ${TOTAL.toLocaleString('en-US')} records, rememberMany of ${BATCH} a call per tenant, chunks of ${CHUNK.toLocaleString('en-US')} ` +
       `alternating with raw; ${fmt(TOTAL / (commits - commitsBefore), 1)} records/commit, ` +
-      `${fmt(TOTAL / (walSyncs.syncs - syncsBefore), 1)} records/WAL sync; raw: transactions of ${batch}` +
+      `${fmt(TOTAL / (walSyncs.syncs - syncsBefore), 1)} records/WAL sync; raw: transactions of ${BATCH}` +
       (refused > 0 ? `; ${refused} refused by the secret guard` : '') +
       `\n  … ours ${cpuText(oursCpu)} in ${fmt(oursMs / 1000, 1)} s; raw ${cpuText(rawCpu)} in ${fmt(rawMs / 1000, 1)} s`,
   );
   report({
-    metric: `bulk remember, ${IN_FLIGHT} in flight (N=${N})`,
+    metric: `bulk remember, rememberMany of ${BATCH} (N=${N})`,
     unit: 'records/s',
     ours: ourRate,
     baseline: rawRate,
-    baselineLabel: `raw FTS5 inserts, ${batch}/transaction`,
+    baselineLabel: `raw FTS5 inserts, ${BATCH}/transaction`,
     target: '≥ 0.5×',
     pass: ourRate / rawRate >= 0.5,
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../src/audit/audit-verify.js';
 import type { Fabric } from '../src/fabric.js';
 import type { Memory } from '../src/ops/memory-ops.js';
 import type { Store } from '../src/store.js';
@@ -129,6 +130,48 @@ function memorySuite(backend: Backend) {
       (i) => i.score,
     );
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
+  });
+
+  it('rememberMany writes a batch all or none, as one audit entry, and its records are recalled', async () => {
+    const who = await store.authenticate((await store.createTenant('mem-batch')).token.token);
+    const m = store.memory(who);
+    const entries = async () => (await verifyAuditChain(store.engine, who.tenant)).entries;
+    const before = await entries();
+    const { items } = await m.rememberMany({
+      records: Array.from({ length: 300 }, (_, i) => ({
+        scope: { user: 'ada' },
+        text: `lighthouse log ${i}`,
+        source: 'person' as const,
+      })),
+    });
+    expect(items.map((r) => r.text)).toEqual(Array.from({ length: 300 }, (_, i) => `lighthouse log ${i}`));
+    expect(new Set(items.map((r) => Number(r.version))).size).toBe(1);
+    expect(await entries()).toBe(before + 1);
+    expect((await verifyAuditChain(store.engine, who.tenant)).ok).toBe(true);
+    const found = await m.recall({ query: 'lighthouse 299', scope: { user: 'ada' }, k: 1 });
+    expect(found.items.map((r) => r.text)).toEqual(['lighthouse log 299']);
+    // One bad record (a credential, then an unknown record to supersede) and nothing of the batch is written.
+    const bad = [
+      [
+        {
+          scope: { user: 'ada' },
+          text: 'deploy with AKIAQWERTYUIOPASDFGH and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        },
+        'FORBIDDEN',
+      ],
+      [
+        { scope: { user: 'ada' }, text: 'lighthouse new', supersedes: 'mr_00000000000000000000000000' },
+        'NOT_FOUND',
+      ],
+    ] as const;
+    for (const [record, code] of bad)
+      await expectCode(
+        m.rememberMany({ records: [{ scope: { user: 'ada' }, text: 'lighthouse written first' }, record] }),
+        code,
+      );
+    await expectCode(m.rememberMany({ records: [] }), 'INVALID_ARGUMENT');
+    expect((await m.recall({ query: 'written first', scope: { user: 'ada' } })).items).toEqual([]);
+    expect(await entries()).toBe(before + 1);
   });
 
   it('refuses bad input with typed errors and changes nothing', async () => {

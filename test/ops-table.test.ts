@@ -138,6 +138,7 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     checkGrant: { credential: 'billing', mode: 'read', approval: 'none' },
     resolveStep: { result: 'settled by the table test' },
     remember: { kind: 'fact' },
+    rememberMany: { records: [{ scope: { session: ids.session }, text: 'from the table test, in a batch' }] },
     // Into the branch the table's `fork` made (it runs before, in the table's order).
     carryMemory: { from: 'main', to: 't-fork' },
     // main is kept for itself: nothing is dropped, the call is valid.
@@ -169,6 +170,13 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     },
   };
   return { ...input, ...own[operation.name] };
+}
+
+/** Every value inside `value`, at any depth (what a caller sent, nested in records or scopes). */
+function leaves(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(leaves);
+  return [value];
 }
 
 /** A valid pack of one object (stored in the caller's own tenant). */
@@ -321,11 +329,7 @@ describe('the table of operations', () => {
       tried++;
       // What A sent it may see again (an error naming the id it asked for); nothing else of B's.
       const text = JSON.stringify(answer);
-      const sent = new Set(
-        Object.values(input).flatMap((v) =>
-          Array.isArray(v) ? v : v !== null && typeof v === 'object' ? Object.values(v) : [v],
-        ),
-      );
+      const sent = new Set(leaves(input));
       for (const secret of secretsOfB.filter((s) => !sent.has(s))) {
         expect(text, `${operation.name} leaks ${secret}`).not.toContain(secret);
       }

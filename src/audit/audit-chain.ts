@@ -65,6 +65,16 @@ export async function startChain(tx: SqlExecutor, tenant: string): Promise<void>
   await tx.run('INSERT INTO audit_heads (tenant, seq, hash) VALUES (?, 0, ?)', [tenant, GENESIS_HASH]);
 }
 
+/**
+ * Takes the tenant's chain head for the rest of the transaction (on
+ * PostgreSQL a row lock; SQLite has one writer): what is numbered after it,
+ * up to the entry that records it, cannot race another writer of the tenant.
+ */
+export async function lockChain(tx: SqlExecutor, tenant: string): Promise<void> {
+  if (!(await tx.get(`SELECT seq FROM audit_heads WHERE tenant = ? ${tx.lockRows}`, [tenant])))
+    throw new Error(`tenant ${tenant} has no audit chain`);
+}
+
 /** Appends one entry in the caller's transaction, so it commits with the mutation or not at all. */
 export async function appendAudit(tx: SqlExecutor, input: AuditInput): Promise<number> {
   const head = await tx.get<{ seq: number; hash: string }>(

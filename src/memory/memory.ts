@@ -1,3 +1,4 @@
+import { lockChain } from '../audit/audit-chain.js';
 import { forbidden, invalidArgument, notFound } from '../errors.js';
 import { newId, type SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
@@ -36,7 +37,7 @@ function lowest(a: TrustTier, b: TrustTier): TrustTier {
 }
 
 /** Writes a record (or, with `supersedes`, a new version of one). The caller's secret check ran before. */
-export async function remember(
+export function remember(
   tx: SqlExecutor,
   dialect: Dialect,
   who: Identity,
@@ -44,6 +45,62 @@ export async function remember(
   now: number,
   policy: TrustPolicy = {},
   vector?: QueryVector,
+): Promise<MemoryRecord> {
+  // The audit head is the tenant's write lock: numbering the version after it cannot race another writer.
+  return write(tx, dialect, who, input, now, policy, vector, (id, version, trust) =>
+    audit(tx, who, 'memory.remember', id, { version, kind: input.kind, source: input.source, trust }, now),
+  );
+}
+
+/**
+ * Writes records in order, all or none, as one audit entry listing them
+ * (the chain's head is locked first, so their numbering cannot race).
+ * Each is checked as `remember` checks it; a record may supersede or be
+ * made from one written earlier in the same batch.
+ */
+export async function rememberMany(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  who: Identity,
+  inputs: readonly ValidRemember[],
+  now: number,
+  policy: TrustPolicy = {},
+  vectors: readonly (QueryVector | undefined)[] = [],
+): Promise<MemoryRecord[]> {
+  await lockChain(tx, who.tenant);
+  const records: MemoryRecord[] = [];
+  for (const [i, input] of inputs.entries())
+    records.push(await write(tx, dialect, who, input, now, policy, vectors[i], async () => {}));
+  const first = records[0];
+  if (first)
+    await audit(
+      tx,
+      who,
+      'memory.remember',
+      first.id,
+      {
+        records: records.map((r) => ({
+          id: r.id,
+          version: r.version,
+          kind: r.kind,
+          source: r.provenance.source,
+          trust: r.provenance.trust,
+        })),
+      },
+      now,
+    );
+  return records;
+}
+
+async function write(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  who: Identity,
+  input: ValidRemember,
+  now: number,
+  policy: TrustPolicy,
+  vector: QueryVector | undefined,
+  locked: (id: string, version: number, trust: TrustTier) => Promise<unknown>,
 ): Promise<MemoryRecord> {
   const tenant = who.tenant;
   let trust = policy[input.source] ?? DEFAULT_TRUST[input.source];
@@ -89,15 +146,7 @@ export async function remember(
     );
     anchor = { event: event.id, ...(await log.eventPosition(tx, who, event.id)) };
   }
-  // The audit head is the tenant's write lock: numbering the version below cannot race another writer.
-  await audit(
-    tx,
-    who,
-    'memory.remember',
-    id,
-    { version, kind: input.kind, source: input.source, trust },
-    now,
-  );
+  await locked(id, version, trust);
   const n =
     Number(
       (

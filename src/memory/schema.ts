@@ -78,6 +78,18 @@ export const RememberInput = z
   })
   .strict();
 
+/** The most records one `rememberMany` writes. */
+export const MAX_BATCH = 1000;
+
+export const RememberManyInput = z
+  .object({
+    records: z
+      .array(RememberInput)
+      .min(1, 'give at least one record')
+      .max(MAX_BATCH, `at most ${MAX_BATCH} records a call: split the rest into further calls`),
+  })
+  .strict();
+
 export const RecallInput = z
   .object({
     query: z.string().min(1).max(1000),
@@ -143,6 +155,7 @@ export const ReindexAnswer = z.object({
 
 export type ValidRemember = z.output<typeof RememberInput>;
 export type ValidRecall = z.output<typeof RecallInput>;
+export type ValidRememberMany = z.output<typeof RememberManyInput>;
 export type ValidForget = z.output<typeof ForgetInput>;
 export type ValidList = z.output<typeof ListInput>;
 export type MemoryScope = z.output<typeof Scope>;

@@ -60,6 +60,25 @@ export const MEMORY_OPS = {
       );
     },
   }),
+  rememberMany: op({
+    name: 'rememberMany',
+    summary:
+      'Remember up to 1,000 records in one write, all or none, each checked as remember checks it (one audit entry lists them)',
+    effect: 'write',
+    runs: 'anywhere',
+    input: m.RememberManyInput,
+    output: m.MemoryList,
+    http: { method: 'POST', path: '/v1/memory/batch', status: 201, maxBodyBytes: 16 * 1024 * 1024 },
+    run: async (ctx, input) => {
+      for (const record of input.records) await refuseCredentials(record.text, record.data);
+      const vectors: (found.QueryVector | undefined)[] = [];
+      for (const record of input.records) vectors.push(await vectorOf(ctx, record.text));
+      const items = await ctx.write('memory.write', (tx, now) =>
+        memory.rememberMany(tx, ctx.engine.dialect, ctx.who, input.records, now, ctx.memoryPolicy, vectors),
+      );
+      return { items };
+    },
+  }),
   recall: op({
     name: 'recall',
     mcp: 'recall',

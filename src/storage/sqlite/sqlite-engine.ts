@@ -130,6 +130,9 @@ export class SqliteEngine implements Engine {
     this.writer.pragma('synchronous = NORMAL');
     this.writer.pragma('busy_timeout = 10000');
     this.writer.pragma('foreign_keys = ON');
+    // Statement journals (a statement that fires a trigger gets one) in memory, not a temp file:
+    // memory's recall filter is kept by triggers; bulk remember 8.9k → 11k records/s here.
+    this.writer.pragma('temp_store = MEMORY');
     this.reader = new Database(this.path);
     this.reader.pragma('busy_timeout = 10000');
     // Reads map the database instead of a pread per page missing from the 2 MB default cache
