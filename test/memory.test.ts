@@ -150,6 +150,24 @@ function memorySuite(backend: Backend) {
     expect((await verifyAuditChain(store.engine, who.tenant)).ok).toBe(true);
     const found = await m.recall({ query: 'lighthouse 299', scope: { user: 'ada' }, k: 1 });
     expect(found.items.map((r) => r.text)).toEqual(['lighthouse log 299']);
+    // Two new versions of one record in a batch are two versions, in order; the last is recalled.
+    const first = items[0]!;
+    const again = await m.rememberMany({
+      records: ['lighthouse log zero, corrected', 'lighthouse log zero, corrected twice'].map((text) => ({
+        scope: { user: 'ada' },
+        text,
+        supersedes: first.id,
+        source: 'person' as const,
+        derivedFrom: [first.id],
+      })),
+    });
+    expect(again.items.map((r) => [r.id, r.version])).toEqual([
+      [first.id, 2],
+      [first.id, 3],
+    ]);
+    expect((await m.recall({ query: 'corrected', scope: { user: 'ada' } })).items.map((r) => r.text)).toEqual(
+      ['lighthouse log zero, corrected twice'],
+    );
     // One bad record (a credential, then an unknown record to supersede) and nothing of the batch is written.
     const bad = [
       [
@@ -171,7 +189,7 @@ function memorySuite(backend: Backend) {
       );
     await expectCode(m.rememberMany({ records: [] }), 'INVALID_ARGUMENT');
     expect((await m.recall({ query: 'written first', scope: { user: 'ada' } })).items).toEqual([]);
-    expect(await entries()).toBe(before + 1);
+    expect(await entries()).toBe(before + 2);
   });
 
   it('refuses bad input with typed errors and changes nothing', async () => {

@@ -21,20 +21,28 @@ function indexedText(text: string, tags: readonly string[]): string {
   return tags.length === 0 ? text : `${text}\n${tags.join(' ')}`;
 }
 
-export async function indexRecord(
+/** Adds index entries for record versions (by their number), several to a statement. */
+export async function indexRecords(
   tx: SqlExecutor,
   dialect: Dialect,
   tenant: string,
-  n: number,
-  text: string,
-  tags: readonly string[],
+  entries: readonly { n: number; text: string; tags: readonly string[] }[],
 ): Promise<void> {
-  if (dialect === 'postgres') return; // the tsvector is written with the row (see insertSql)
+  if (dialect === 'postgres' || entries.length === 0) return; // the tsvector is written with the row
   const table = ftsTable(tenant);
   await tx.run(
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')`,
   );
-  await tx.run(`INSERT INTO ${table} (rowid, body) VALUES (?, ?)`, [n, indexedText(text, tags)]);
+  await inBatches(
+    entries,
+    async (slice) => {
+      await tx.run(
+        `INSERT INTO ${table} (rowid, body) VALUES ${slice.map(() => '(?, ?)').join(', ')}`,
+        slice.flatMap((e) => [e.n, indexedText(e.text, e.tags)]),
+      );
+    },
+    2,
+  );
 }
 
 /** The column list and value placeholder of the tsvector on PostgreSQL; nothing on SQLite. */

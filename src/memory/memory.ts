@@ -2,9 +2,9 @@ import { lockChain } from '../audit/audit-chain.js';
 import { forbidden, invalidArgument, notFound } from '../errors.js';
 import { newId, type SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
-import type { Dialect, SqlExecutor, SqlParam } from '../storage/engine.js';
+import { type Dialect, inBatches, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type { Identity } from '../types.js';
-import { indexRecord, unindex, vectorColumn, vectorValue } from './fulltext.js';
+import { indexRecords, unindex, vectorColumn, vectorValue } from './fulltext.js';
 import type { QueryVector } from './recall.js';
 import { audit, COLUMNS, latest, type RecordRow, toRecord } from './rows.js';
 import type {
@@ -37,7 +37,7 @@ function lowest(a: TrustTier, b: TrustTier): TrustTier {
 }
 
 /** Writes a record (or, with `supersedes`, a new version of one). The caller's secret check ran before. */
-export function remember(
+export async function remember(
   tx: SqlExecutor,
   dialect: Dialect,
   who: Identity,
@@ -46,17 +46,28 @@ export function remember(
   policy: TrustPolicy = {},
   vector?: QueryVector,
 ): Promise<MemoryRecord> {
-  // The audit head is the tenant's write lock: numbering the version after it cannot race another writer.
-  return write(tx, dialect, who, input, now, policy, vector, (id, version, trust) =>
-    audit(tx, who, 'memory.remember', id, { version, kind: input.kind, source: input.source, trust }, now),
-  );
+  const planned = await plan(tx, who, input, now, policy, vector, async (id, version, trust) => {
+    // The audit head is the tenant's write lock: numbering the version after it cannot race another writer.
+    await audit(
+      tx,
+      who,
+      'memory.remember',
+      id,
+      { version, kind: input.kind, source: input.source, trust },
+      now,
+    );
+    return (await highestNumber(tx, who.tenant)) + 1;
+  });
+  await store(tx, dialect, who.tenant, [planned]);
+  return toRecord(planned.row);
 }
 
 /**
  * Writes records in order, all or none, as one audit entry listing them
  * (the chain's head is locked first, so their numbering cannot race).
- * Each is checked as `remember` checks it; a record may supersede or be
- * made from one written earlier in the same batch.
+ * Each is checked as `remember` checks it; two records of a batch that
+ * supersede the same record make two versions, in order. Rows are written
+ * several to a statement.
  */
 export async function rememberMany(
   tx: SqlExecutor,
@@ -68,9 +79,18 @@ export async function rememberMany(
   vectors: readonly (QueryVector | undefined)[] = [],
 ): Promise<MemoryRecord[]> {
   await lockChain(tx, who.tenant);
+  let n = await highestNumber(tx, who.tenant);
+  const pending: Planned[] = [];
   const records: MemoryRecord[] = [];
-  for (const [i, input] of inputs.entries())
-    records.push(await write(tx, dialect, who, input, now, policy, vectors[i], async () => {}));
+  for (const [i, input] of inputs.entries()) {
+    // What it supersedes or was made from may have a version earlier in the batch: write those first.
+    if (input.supersedes !== undefined || input.derivedFrom.some((ref) => !ref.startsWith('ev_')))
+      await store(tx, dialect, who.tenant, pending.splice(0));
+    const planned = await plan(tx, who, input, now, policy, vectors[i], async () => ++n);
+    pending.push(planned);
+    records.push(toRecord(planned.row));
+  }
+  await store(tx, dialect, who.tenant, pending);
   const first = records[0];
   if (first)
     await audit(
@@ -92,16 +112,36 @@ export async function rememberMany(
   return records;
 }
 
-async function write(
+async function highestNumber(tx: SqlExecutor, tenant: string): Promise<number> {
+  const row = await tx.get<{ n: number | null }>('SELECT MAX(n) AS n FROM memory_records WHERE tenant = ?', [
+    tenant,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
+/** A version ready to be written: its row and what is written with it. */
+interface Planned {
+  row: RecordRow;
+  input: ValidRemember;
+  vector: QueryVector | undefined;
+  anchor: { event: string; line: string; seq: number } | null;
+}
+
+/**
+ * Checks a record against what it names (what it was made from, what it
+ * supersedes), sets its trust, appends its log event when it is written in a
+ * session, and numbers it (`number` is called once its id and trust are
+ * known, and takes the tenant's write lock when the caller has not).
+ */
+async function plan(
   tx: SqlExecutor,
-  dialect: Dialect,
   who: Identity,
   input: ValidRemember,
   now: number,
   policy: TrustPolicy,
   vector: QueryVector | undefined,
-  locked: (id: string, version: number, trust: TrustTier) => Promise<unknown>,
-): Promise<MemoryRecord> {
+  number: (id: string, version: number, trust: TrustTier) => Promise<number>,
+): Promise<Planned> {
   const tenant = who.tenant;
   let trust = policy[input.source] ?? DEFAULT_TRUST[input.source];
   for (const ref of input.derivedFrom) {
@@ -135,7 +175,7 @@ async function write(
     trust = lowest(trust, before.trust === 'quarantined' ? 'quarantined' : trust);
   }
   const session = input.scope.session ?? '';
-  let anchor: { event: string; line: string; seq: number } | null = null;
+  let anchor: Planned['anchor'] = null;
   if (session !== '') {
     const event = await log.appendEvent(
       tx,
@@ -146,16 +186,7 @@ async function write(
     );
     anchor = { event: event.id, ...(await log.eventPosition(tx, who, event.id)) };
   }
-  await locked(id, version, trust);
-  const n =
-    Number(
-      (
-        await tx.get<{ n: number | null }>('SELECT MAX(n) AS n FROM memory_records WHERE tenant = ?', [
-          tenant,
-        ])
-      )?.n ?? 0,
-    ) + 1;
-  const tsv = vectorColumn(dialect);
+  const n = await number(id, version, trust);
   const row: RecordRow = {
     tenant,
     id,
@@ -180,31 +211,60 @@ async function write(
     recorded_at: now,
     latest: 1,
   };
-  const values = Object.values(row) as SqlParam[];
-  await tx.run(
-    `INSERT INTO memory_records (${COLUMNS.replace(/r\./g, '')}${tsv.column}) VALUES (${values.map(() => '?').join(', ')}${tsv.value})`,
-    [...values, ...vectorValue(dialect, input.text, input.tags)],
+  return { row, input, vector, anchor };
+}
+
+/** Writes planned versions: rows several to a statement, then what goes with each (index, vector, anchor, edges). */
+async function store(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  tenant: string,
+  planned: readonly Planned[],
+): Promise<void> {
+  if (planned.length === 0) return;
+  const tsv = vectorColumn(dialect);
+  const columns = COLUMNS.replace(/r\./g, '');
+  const width = Object.keys(planned[0]!.row).length + (tsv.column === '' ? 0 : 1);
+  const values = `(${placeholders(Object.keys(planned[0]!.row).length)}${tsv.value})`;
+  await inBatches(
+    planned,
+    async (slice) => {
+      await tx.run(
+        `INSERT INTO memory_records (${columns}${tsv.column}) VALUES ${slice.map(() => values).join(', ')}`,
+        slice.flatMap((p) => [
+          ...(Object.values(p.row) as SqlParam[]),
+          ...vectorValue(dialect, p.input.text, p.input.tags),
+        ]),
+      );
+    },
+    width,
   );
-  if (version > 1)
-    await tx.run('UPDATE memory_records SET latest = 0 WHERE tenant = ? AND id = ? AND version < ?', [
-      tenant,
-      id,
-      version,
-    ]);
-  await indexRecord(tx, dialect, tenant, n, input.text, input.tags);
-  if (vector) await indexVector(tx, tenant, vector.embedding, n, vector.bytes);
-  if (anchor)
-    await tx.run(
-      'INSERT INTO memory_anchors (tenant, id, version, event, line, seq) VALUES (?, ?, ?, ?, ?, ?)',
-      [tenant, id, version, anchor.event, anchor.line, anchor.seq],
-    );
-  for (const ref of new Set(input.derivedFrom))
-    await tx.run('INSERT INTO memory_derived (tenant, id, source) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
-      tenant,
-      id,
-      ref,
-    ]);
-  return toRecord(row);
+  for (const { row } of planned)
+    if (row.version > 1)
+      await tx.run('UPDATE memory_records SET latest = 0 WHERE tenant = ? AND id = ? AND version < ?', [
+        tenant,
+        row.id,
+        row.version,
+      ]);
+  await indexRecords(
+    tx,
+    dialect,
+    tenant,
+    planned.map((p) => ({ n: p.row.n, text: p.input.text, tags: p.input.tags })),
+  );
+  for (const { row, input, vector, anchor } of planned) {
+    if (vector) await indexVector(tx, tenant, vector.embedding, row.n, vector.bytes);
+    if (anchor)
+      await tx.run(
+        'INSERT INTO memory_anchors (tenant, id, version, event, line, seq) VALUES (?, ?, ?, ?, ?, ?)',
+        [tenant, row.id, row.version, anchor.event, anchor.line, anchor.seq],
+      );
+    for (const ref of new Set(input.derivedFrom))
+      await tx.run(
+        'INSERT INTO memory_derived (tenant, id, source) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        [tenant, row.id, ref],
+      );
+  }
 }
 
 /** The newest version of a record, whatever branch wrote it. */

@@ -70,10 +70,16 @@ export const MAX_TRANSACTION_ATTEMPTS = 20;
 /** Parameters per statement when a list is bound in slices (well under every engine's limit). */
 const PARAMETER_BATCH = 400;
 
-/** Runs `fn` over `items` in slices small enough for one statement's parameters. */
+/**
+ * Runs `fn` over `items` in slices small enough for one statement's
+ * parameters, each item binding `perItem` of them (a row of a multi-row
+ * INSERT binds one per column).
+ */
 export async function inBatches<T>(
   items: readonly T[],
   fn: (slice: readonly T[]) => Promise<void>,
+  perItem = 1,
 ): Promise<void> {
-  for (let i = 0; i < items.length; i += PARAMETER_BATCH) await fn(items.slice(i, i + PARAMETER_BATCH));
+  const size = Math.max(1, Math.floor(PARAMETER_BATCH / perItem));
+  for (let i = 0; i < items.length; i += size) await fn(items.slice(i, i + size));
 }
