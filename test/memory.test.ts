@@ -93,10 +93,11 @@ function memorySuite(backend: Backend) {
   it("ranks the same whether a scope holds most of the tenant's matches or a few of them", async () => {
     const who = await store.authenticate((await store.createTenant('mem-share')).token.token);
     const m = store.memory(who, { policy: { tool: 'quarantined' } });
-    // 150 short texts of one user outrank every text of the other: the few are past the best matches.
+    // 150 short texts of one user, the word twice, outrank every text of the other on both engines:
+    // the few are past the best matches.
     await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        m.remember({ scope: { user: 'crowd' }, text: `harbour crowd ${i}`, source: 'person' }),
+        m.remember({ scope: { user: 'crowd' }, text: `harbour harbour crowd ${i}`, source: 'person' }),
       ),
     );
     const filler = 'with a long tail of other words that weigh its match down';
@@ -123,8 +124,16 @@ function memorySuite(backend: Backend) {
     expect(ranked.length).toBe(5);
     const crowd = await recall('crowd', 100);
     expect(crowd.length).toBe(100);
-    expect(crowd.every((t) => t.startsWith('harbour crowd'))).toBe(true);
+    expect(crowd.every((t) => t.startsWith('harbour harbour crowd'))).toBe(true);
     expect(await recall('crowd', 5)).toEqual(crowd.slice(0, 5));
+    // In a session (what is current is read on the records, per branch), the same.
+    const fabric = store.fabric(who);
+    const session = (await fabric.createSession({ title: 'share' })).id;
+    for (const i of [1, 2])
+      await m.remember({ scope: { session }, text: `harbour in session ${i} ${filler}`, source: 'person' });
+    expect(texts((await m.recall({ query: 'harbour', scope: { session }, k: 10 })).items).sort()).toEqual(
+      [1, 2].map((i) => `harbour in session ${i} ${filler}`),
+    );
     // Scores fall (ties by newest first) across the boundary between the two ways.
     const scores = (await m.recall({ query: 'harbour', scope: { user: 'few' }, k: 50 })).items.map(
       (i) => i.score,

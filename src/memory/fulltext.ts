@@ -8,7 +8,7 @@
  * vector, no shared statistics).
  */
 import { invalidArgument } from '../errors.js';
-import { type Dialect, inBatches, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
+import { type Dialect, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import { RECALL_KEY_SPAN } from '../storage/migrations.js';
 import { recordsByNumber } from './rows.js';
 import { tableExists, tenantTable } from './tenant-tables.js';
@@ -86,10 +86,11 @@ export function queryWords(query: string): string[] {
 
 /**
  * The full-text part of a recall: score (higher is better, its parameters
- * first), FROM and match; `n` is the matched version's number. `narrowed`
- * is the FROM that also reaches what the filters read: on SQLite the narrow
- * `memory_recall` table `s` (one rowid probe per match, see migration 7) and,
- * `withRecords`, the records `r`; on PostgreSQL the matches are the records.
+ * first), FROM and match; `n` is the matched version's number. `reach(on)`
+ * joins, to a version numbered `on`, what the filters read: on SQLite the
+ * narrow `memory_recall` table `s` (one rowid probe, see migration 7) and,
+ * `withRecords`, the records `r`; on PostgreSQL the records `r`, which the
+ * matches already are when `on` is their own number.
  */
 export interface Match {
   score: string;
@@ -98,23 +99,7 @@ export interface Match {
   where: string;
   whereParams: string[];
   n: string;
-  narrowed(withRecords: boolean): { from: string; params: string[]; alias: string };
-  /** FROM and WHERE that reach the versions numbered `numbers` and what the filters read (`n`: their number). */
-  among(
-    numbers: readonly number[],
-    withRecords: boolean,
-  ): { from: string; where: string; params: SqlParam[]; n: string; alias: string };
-}
-
-/** The records themselves, by number (what every engine can filter on). */
-function amongRecords(dialect: Dialect, tenant: string, numbers: readonly number[]) {
-  return {
-    from: recordsByNumber(dialect),
-    where: `r.tenant = ? AND r.n IN (${placeholders(numbers.length)})`,
-    params: [tenant, ...numbers],
-    n: 'r.n',
-    alias: 'r',
-  };
+  reach(on: string, withRecords: boolean): { joins: string; params: string[]; alias: string };
 }
 
 /** The match of `words` in a tenant's index; null when the tenant has no index yet (nothing remembered). */
@@ -133,8 +118,14 @@ export async function matchClause(
       where: "r.tenant = ? AND r.tsv @@ to_tsquery('simple', ?)",
       whereParams: [tenant, query],
       n: 'r.n',
-      narrowed: () => ({ from: 'memory_records r', params: [], alias: 'r' }),
-      among: (numbers) => amongRecords(dialect, tenant, numbers),
+      reach: (on) =>
+        on === 'r.n'
+          ? { joins: '', params: [], alias: 'r' }
+          : {
+              joins: ` JOIN memory_records r ON r.tenant = ? AND r.n = ${on}`,
+              params: [tenant],
+              alias: 'r',
+            },
     };
   }
   const table = ftsTable(tenant);
@@ -146,26 +137,13 @@ export async function matchClause(
     where: `${table} MATCH ?`,
     whereParams: [words.map((w) => `"${w}"`).join(' OR ')],
     n: 'f.rowid',
-    // CROSS JOIN fixes the order: the index's matches outermost, each probed once in the narrow table.
-    narrowed: (withRecords) => ({
-      from:
-        `${table} f CROSS JOIN memory_recall s ON s.key = (SELECT no FROM memory_tenants WHERE tenant = ?) * ${RECALL_KEY_SPAN} + f.rowid` +
-        (withRecords
-          ? ' CROSS JOIN memory_records r INDEXED BY memory_records_by_n ON r.tenant = ? AND r.n = f.rowid'
-          : ''),
+    // CROSS JOIN fixes the order: the matches outermost, each probed once in the narrow table.
+    reach: (on, withRecords) => ({
+      joins:
+        ` CROSS JOIN memory_recall s ON s.key = (SELECT no FROM memory_tenants WHERE tenant = ?) * ${RECALL_KEY_SPAN} + ${on}` +
+        (withRecords ? ` CROSS JOIN ${recordsByNumber(dialect)} ON r.tenant = ? AND r.n = ${on}` : ''),
       params: withRecords ? [tenant, tenant] : [tenant],
       alias: 's',
     }),
-    // Keys are computed in SQL: a tenant number times 2^40 is past JavaScript's exact integers.
-    among: (numbers, withRecords) =>
-      withRecords
-        ? amongRecords(dialect, tenant, numbers)
-        : {
-            from: 'memory_tenants t CROSS JOIN memory_recall s',
-            where: `t.tenant = ? AND s.key IN (${numbers.map(() => `t.no * ${RECALL_KEY_SPAN} + ?`).join(', ')})`,
-            params: [tenant, ...numbers],
-            n: `s.key - t.no * ${RECALL_KEY_SPAN}`,
-            alias: 's',
-          },
   };
 }

@@ -1,4 +1,4 @@
-import { type Dialect, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
+import { type Dialect, outerFirstJoin, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { matchClause, queryWords } from './fulltext.js';
 import { COLUMNS, type RecordRow, recordsByNumber, toRecord } from './rows.js';
@@ -72,16 +72,18 @@ export async function recall(
   return [...fused.values()].sort((x, y) => y.score - x.score).slice(0, input.k);
 }
 
-/** How many of the best unfiltered matches a recall looks at before it filters every match. */
+/** How many of the best unfiltered matches a recall filters before it filters every match. */
 const candidatesFor = (fetch: number) => Math.max(64, fetch * 4);
 
 /**
- * The full-text leg. The index ranks its matches and only the best few are
- * filtered (scope, trust, kinds, current version) and read whole: when the
- * filters keep at least `fetch` of them, those are the filtered ranking's
- * top too (whatever ranks below them is below all of them). When the
- * filters keep fewer — a scope holding a small share of the tenant's
- * records — every match is filtered, through SQLite's narrow recall table.
+ * The full-text leg, one statement in the common case: the index ranks its
+ * matches unfiltered, the best few are filtered (scope, trust, kinds,
+ * current version) and the top `fetch` of those read whole. When the
+ * filters keep at least `fetch`, they are the filtered ranking's top too
+ * (whatever ranks below them is below all of them). When they keep fewer —
+ * a scope holding a small share of the matches, or fewer matches than
+ * `fetch` — every match is filtered (on SQLite through the narrow recall
+ * table), which costs a second ranking.
  */
 async function byText(
   tx: SqlExecutor,
@@ -97,55 +99,47 @@ async function byText(
     : await currentFilter(tx, who, input.scope, input.branch, input.asOf);
   const match = await matchClause(tx, dialect, who.tenant, queryWords(input.query));
   if (!match) return [];
-  const filterOn = (alias: string) => {
-    const narrow = narrowFilter(input.scope, input.minTrust, input.kinds, latestIsCurrent, alias);
-    return { sql: `${narrow.sql} AND ${current.sql}`, params: [...narrow.params, ...current.params] };
-  };
-  const ranked = (rows: (RecordRow & { score: number })[]) =>
-    rows.map((row) => ({ ...toRecord(row), score: Number(row.score) }));
-  const limit = candidatesFor(fetch);
-  const best = await tx.all<{ n: number; score: number }>(
-    `SELECT ${match.n} AS n, ${match.score} AS score FROM ${match.from} WHERE ${match.where} ORDER BY score DESC, n DESC LIMIT ?`,
-    [...match.scoreParams, ...match.whereParams, limit],
-  );
-  if (best.length === 0) return [];
-  // The best matches the filters keep, in rank order (their narrow rows only), then the top ones whole.
-  const among = match.among(
-    best.map((b) => Number(b.n)),
-    !latestIsCurrent,
-  );
-  const filter = filterOn(among.alias);
-  const kept = new Set(
-    (
-      await tx.all<{ n: number }>(
-        `SELECT ${among.n} AS n FROM ${among.from} WHERE ${among.where} AND ${filter.sql}`,
-        [...among.params, ...filter.params],
-      )
-    ).map((row) => Number(row.n)),
-  );
-  const top = best.filter((b) => kept.has(Number(b.n))).slice(0, fetch);
-  if (top.length >= fetch || best.length < limit) {
-    if (top.length === 0) return [];
-    const rows = new Map(
-      (
-        await tx.all<RecordRow>(
-          `SELECT ${COLUMNS} FROM ${recordsByNumber(dialect)} WHERE r.tenant = ? AND r.n IN (${placeholders(top.length)})`,
-          [who.tenant, ...top.map((b) => b.n)],
-        )
-      ).map((row) => [Number(row.n), row]),
+  /** The top `fetch` that the filters keep of the versions `source` yields (number `on`, score `score`), read whole. */
+  const top = async (
+    score: { sql: string; params: SqlParam[] },
+    source: { sql: string; params: SqlParam[] },
+    on: string,
+    where: { sql: string; params: SqlParam[] },
+  ) => {
+    const reach = match.reach(on, !latestIsCurrent);
+    const narrow = narrowFilter(input.scope, input.minTrust, input.kinds, latestIsCurrent, reach.alias);
+    const rows = await tx.all<RecordRow & { score: number }>(
+      // CROSS JOIN keeps the top rows outermost: left to the planner, a bound tenant made it scan
+      // every record of the tenant against a bloom filter of the top (38 ms on an empty match at 100k).
+      `SELECT ${COLUMNS}, top.score AS score FROM (SELECT ${on} AS n, ${score.sql} AS score FROM ${source.sql}${reach.joins} WHERE ${where.sql} AND ${narrow.sql} AND ${current.sql} ORDER BY score DESC, n DESC LIMIT ?) top ${outerFirstJoin(dialect)} memory_records r ON r.tenant = ? AND r.n = top.n ORDER BY top.score DESC, r.n DESC`,
+      [
+        ...score.params,
+        ...source.params,
+        ...reach.params,
+        ...where.params,
+        ...narrow.params,
+        ...current.params,
+        fetch,
+        who.tenant,
+      ],
     );
-    return top.map((b) => ({ ...toRecord(rows.get(Number(b.n)) as RecordRow), score: Number(b.score) }));
-  }
-  const narrowed = match.narrowed(!latestIsCurrent);
-  const every = filterOn(narrowed.alias);
-  // CROSS JOIN keeps the top rows outermost: left to the planner, a bound tenant made it scan
-  // every record of the tenant against a bloom filter of the top (38 ms on an empty match at 100k).
-  return ranked(
-    await tx.all<RecordRow & { score: number }>(
-      `SELECT ${COLUMNS}, top.score AS score FROM (SELECT ${match.n} AS n, ${match.score} AS score FROM ${narrowed.from} WHERE ${match.where} AND ${every.sql} ORDER BY score DESC, n DESC LIMIT ?) top CROSS JOIN memory_records r ON r.tenant = ? AND r.n = top.n ORDER BY top.score DESC, r.n DESC`,
-      [...match.scoreParams, ...narrowed.params, ...match.whereParams, ...every.params, fetch, who.tenant],
-    ),
+    return rows.map((row) => ({ ...toRecord(row), score: Number(row.score) }));
+  };
+  const none = { sql: '1 = 1', params: [] };
+  const best = await top(
+    { sql: 'u.score', params: [] },
+    {
+      sql: `(SELECT ${match.n} AS n, ${match.score} AS score FROM ${match.from} WHERE ${match.where} ORDER BY score DESC, n DESC LIMIT ?) u`,
+      params: [...match.scoreParams, ...match.whereParams, candidatesFor(fetch)],
+    },
+    'u.n',
+    none,
   );
+  if (best.length >= fetch) return best;
+  return top({ sql: match.score, params: match.scoreParams }, { sql: match.from, params: [] }, match.n, {
+    sql: match.where,
+    params: match.whereParams,
+  });
 }
 
 /** The current records of a scope, newest first (no ranking, no query). */

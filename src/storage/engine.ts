@@ -18,6 +18,15 @@ export interface SqlExecutor {
 }
 
 /** `n` portable placeholders, `?, ?, …`, for an IN list or a VALUES row. */
+/**
+ * A join that keeps its left side as the outer loop: SQLite's `CROSS JOIN`
+ * (its planner never reorders one); PostgreSQL has no `CROSS JOIN … ON`,
+ * and its planner keeps a small left side outer by cost.
+ */
+export function outerFirstJoin(dialect: Dialect): string {
+  return dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+}
+
 export function placeholders(n: number): string {
   return new Array(n).fill('?').join(', ');
 }
