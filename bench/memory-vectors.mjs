@@ -33,7 +33,7 @@ try {
   let row = 0;
   let batch = [];
   const flush = async () => {
-    await Promise.all(batch.map((text) => memory.remember({ scope, text, source: 'person' })));
+    await memory.rememberMany({ records: batch.map((text) => ({ scope, text, source: 'person' })) });
     const vectors = await embedding.embed(batch);
     raw.transaction(() => {
       for (const vector of vectors) insert.run(BigInt(++row), Buffer.from(Float32Array.from(vector).buffer));
@@ -42,7 +42,7 @@ try {
   };
   for (const text of texts(N, { seed: 7 })) {
     batch.push(text);
-    if (batch.length === 32) await flush();
+    if (batch.length === 500) await flush();
   }
   if (batch.length > 0) await flush();
   const knn = raw.prepare(

@@ -4,7 +4,7 @@ import { matchClause, queryWords } from './fulltext.js';
 import { COLUMNS, type RecordRow, recordsByNumber, toRecord } from './rows.js';
 import type { MemoryRecord, RecallItem, ValidList, ValidRecall } from './schema.js';
 import { type EmbeddingFunction, nearest } from './vectors.js';
-import { currentFilter, currentIsLatest, narrowFilter, trustFilter } from './visibility.js';
+import { currentFilter, currentIsLatest, narrowFilter } from './visibility.js';
 
 /** A text's vector and the function that made it (the caller embeds before the transaction). */
 export interface QueryVector {
@@ -34,13 +34,9 @@ export async function recall(
   if (mode === 'vector' || mode === 'hybrid') {
     if (!vector) throw new Error('a vector recall needs the query vector');
     const current = await currentFilter(tx, who, input.scope, input.branch, input.asOf);
-    const trust = trustFilter(input.minTrust);
-    const where = [current.sql, trust.sql];
-    const params: SqlParam[] = [...current.params, ...trust.params];
-    if (input.kinds && input.kinds.length > 0) {
-      where.push(`r.kind IN (${input.kinds.map(() => '?').join(', ')})`);
-      params.push(...input.kinds);
-    }
+    const narrow = narrowFilter(input.scope, input.minTrust, input.kinds, false, 'r');
+    const where = [current.sql, narrow.sql];
+    const params: SqlParam[] = [...current.params, ...narrow.params];
     // The index is the tenant's own; what the reader may not see is dropped below, so look further.
     const near = await nearest(tx, who.tenant, vector.embedding, vector.bytes, Math.min(4096, fetch * 8));
     const distance = new Map(near.map((v) => [v.n, v.distance]));

@@ -1,5 +1,5 @@
 import * as log from '../log/session-log.js';
-import type { SqlExecutor, SqlParam } from '../storage/engine.js';
+import { placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { MemoryScope, TrustTier } from './schema.js';
 import { TRUST_TIERS } from './schema.js';
@@ -45,7 +45,7 @@ export function narrowFilter(
   parts.push(trust.sql);
   params.push(...trust.params);
   if (kinds && kinds.length > 0) {
-    parts.push(`${alias}.kind IN (${kinds.map(() => '?').join(', ')})`);
+    parts.push(`${alias}.kind IN (${placeholders(kinds.length)})`);
     params.push(...kinds);
   }
   return { sql: parts.join(' AND '), params };
@@ -123,7 +123,7 @@ export async function currentFilter(
   };
 }
 
-export function trustFilter(minTrust: TrustTier, alias = 'r'): { sql: string; params: SqlParam[] } {
+function trustFilter(minTrust: TrustTier, alias: string): { sql: string; params: SqlParam[] } {
   const tiers = TRUST_TIERS.slice(0, TRUST_TIERS.indexOf(minTrust) + 1);
-  return { sql: `${alias}.trust IN (${tiers.map(() => '?').join(', ')})`, params: tiers };
+  return { sql: `${alias}.trust IN (${placeholders(tiers.length)})`, params: tiers };
 }
