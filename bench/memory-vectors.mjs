@@ -26,6 +26,8 @@ try {
   });
   const raw = new Database(join(dir, 'raw.db'));
   raw.pragma('journal_mode = WAL');
+  // Read as the store's reading connection reads: the database mapped (sqlite-engine.ts, READER_MMAP_BYTES).
+  raw.pragma('mmap_size = 1073741824');
   sqliteVec.load(raw);
   raw.exec(`CREATE VIRTUAL TABLE v USING vec0(embedding float[${DIMENSIONS}] distance_metric=cosine)`);
   const insert = raw.prepare('INSERT INTO v (rowid, embedding) VALUES (?, ?)');

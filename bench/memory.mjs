@@ -91,6 +91,8 @@ try {
   const raw = new Database(join(dir, 'raw.db'));
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
+  // Read as the store's reading connection reads: the database mapped (sqlite-engine.ts, READER_MMAP_BYTES).
+  raw.pragma('mmap_size = 1073741824');
   for (const t of ['a', 'b', 'warm']) raw.exec(`CREATE VIRTUAL TABLE ${t} USING fts5(body)`);
   const inserts = Object.fromEntries(
     ['a', 'b', 'warm'].map((t) => [t, raw.prepare(`INSERT INTO ${t} (body) VALUES (?)`)]),

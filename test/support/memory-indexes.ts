@@ -6,28 +6,30 @@
  */
 import { expect } from 'vitest';
 import { MEMORY_EVENT } from '../../src/memory/memory.js';
+import type { RecordRow as StoredRow } from '../../src/memory/rows.js';
 import type { SqlParam } from '../../src/storage/engine.js';
 import { RECALL_KEY_SPAN } from '../../src/storage/migrations.js';
 
 export type Query = <T>(sql: string, params?: SqlParam[]) => Promise<T[]>;
 
 /** The columns of `memory_records` the checks read. */
-export interface RecordRow {
-  id: string;
-  version: number;
-  n: number;
-  kind: string;
-  text: string;
-  tags: string;
-  scope_user: string;
-  scope_agent: string;
-  scope_project: string;
-  scope_session: string;
-  branch: string;
-  event: string;
-  source: string;
-  derived_from: string;
-}
+export type RecordRow = Pick<
+  StoredRow,
+  | 'id'
+  | 'version'
+  | 'n'
+  | 'kind'
+  | 'text'
+  | 'tags'
+  | 'scope_user'
+  | 'scope_agent'
+  | 'scope_project'
+  | 'scope_session'
+  | 'branch'
+  | 'event'
+  | 'source'
+  | 'derived_from'
+>;
 
 /** Fails naming what `got` lacks and what it has too many of (a few of each), unless it is `want`. */
 export function sameSet<T>(got: Iterable<T>, want: Iterable<T>, what: string): void {
