@@ -420,6 +420,19 @@ function memorySuite(backend: Backend) {
       embedding: { model: 'broken', dimensions: 8, embed: async () => [[1, 2]] },
     });
     await expectCode(broken.remember({ scope: { user: 'vic' }, text: 'never stored' }), 'INVALID_ARGUMENT');
+    // A batch is embedded in one call; a function that answers fewer vectors than texts is refused too.
+    const short = store.memory(whoA, {
+      embedding: { model: 'short', dimensions: 2, embed: async () => [[1, 2]] },
+    });
+    await expectCode(
+      short.rememberMany({
+        records: ['never stored', 'nor this'].map((text) => ({ scope: { user: 'vic' }, text })),
+      }),
+      'INVALID_ARGUMENT',
+    );
+    expect((await va.recall({ query: 'never stored', scope: { user: 'vic' }, mode: 'text' })).items).toEqual(
+      [],
+    );
     // A new model: its index starts empty; the old one keeps answering while a reindex fills the new one.
     const vNew = store.memory(whoA, { embedding: hashingEmbedding(384, 'another-model') });
     expect((await vNew.recall({ query: 'refund', scope: { user: 'vic' }, mode: 'vector' })).items).toEqual(

@@ -43,23 +43,30 @@ export function noVectors(embedding: EmbeddingFunction | undefined): Error {
   );
 }
 
-/** One text's vector from the user's function, checked: the model's size, finite numbers. */
-export async function embedText(embedding: EmbeddingFunction, text: string): Promise<Buffer> {
-  const [vector] = await embedding.embed([text]);
-  if (!vector || vector.length !== embedding.dimensions)
+/** Texts' vectors from the user's function, one call for all of them, each checked: the model's size, finite numbers. */
+export async function embedTexts(embedding: EmbeddingFunction, texts: readonly string[]): Promise<Buffer[]> {
+  const vectors = await embedding.embed([...texts]);
+  if (vectors.length !== texts.length)
     throw invalidArgument(
-      `the embedding function of ${embedding.model} returned ${vector?.length ?? 'no'} numbers, not ${embedding.dimensions}`,
+      `the embedding function of ${embedding.model} returned ${vectors.length} vectors for ${texts.length} texts`,
       { model: embedding.model },
     );
-  const floats = Float32Array.from(vector);
-  if (!floats.every(Number.isFinite))
-    throw invalidArgument(
-      `the embedding function of ${embedding.model} returned a number that is not finite`,
-      {
-        model: embedding.model,
-      },
-    );
-  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
+  return vectors.map((vector) => {
+    if (!vector || vector.length !== embedding.dimensions)
+      throw invalidArgument(
+        `the embedding function of ${embedding.model} returned ${vector?.length ?? 'no'} numbers, not ${embedding.dimensions}`,
+        { model: embedding.model },
+      );
+    const floats = Float32Array.from(vector);
+    if (!floats.every(Number.isFinite))
+      throw invalidArgument(
+        `the embedding function of ${embedding.model} returned a number that is not finite`,
+        {
+          model: embedding.model,
+        },
+      );
+    return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
+  });
 }
 
 export async function indexVector(

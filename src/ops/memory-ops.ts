@@ -10,7 +10,7 @@ import * as branches from '../memory/branches.js';
 import * as memory from '../memory/memory.js';
 import * as found from '../memory/recall.js';
 import * as m from '../memory/schema.js';
-import { embedText, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
+import { embedTexts, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
 import { type Client, type OpContext, op } from './op.js';
 
 /** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
@@ -34,12 +34,17 @@ async function refuseCredentials(text: string, data: Record<string, unknown>): P
 /** Memory as a caller holds it: one method per operation below, embedded (`store.memory(who)`) or remote. */
 export type Memory = Client<typeof MEMORY_OPS>;
 
-/** The vector of a text when vectors are on here (embedded before the transaction), else undefined. */
-async function vectorOf(ctx: OpContext, text: string): Promise<found.QueryVector | undefined> {
+/** The vectors of texts when vectors are on here (embedded before the transaction, in one call), else undefined each. */
+async function vectorsOf(
+  ctx: OpContext,
+  texts: readonly string[],
+): Promise<(found.QueryVector | undefined)[]> {
   const embedding = ctx.memoryEmbedding;
-  if (!vectorsOn(embedding, ctx.engine.dialect, ctx.engine.capabilities)) return undefined;
-  return { embedding, bytes: await embedText(embedding, text) };
+  if (!vectorsOn(embedding, ctx.engine.dialect, ctx.engine.capabilities)) return texts.map(() => undefined);
+  return (await embedTexts(embedding, texts)).map((bytes) => ({ embedding, bytes }));
 }
+
+const vectorOf = async (ctx: OpContext, text: string) => (await vectorsOf(ctx, [text]))[0];
 
 export const MEMORY_OPS = {
   remember: op({
@@ -71,8 +76,10 @@ export const MEMORY_OPS = {
     http: { method: 'POST', path: '/v1/memory/batch', status: 201, maxBodyBytes: 16 * 1024 * 1024 },
     run: async (ctx, input) => {
       for (const record of input.records) await refuseCredentials(record.text, record.data);
-      const vectors: (found.QueryVector | undefined)[] = [];
-      for (const record of input.records) vectors.push(await vectorOf(ctx, record.text));
+      const vectors = await vectorsOf(
+        ctx,
+        input.records.map((r) => r.text),
+      );
       const items = await ctx.write('memory.write', (tx, now) =>
         memory.rememberMany(tx, ctx.engine.dialect, ctx.who, input.records, now, ctx.memoryPolicy, vectors),
       );
@@ -197,7 +204,10 @@ export const MEMORY_OPS = {
       const { batch } = await ctx.read('memory.read', (tx) =>
         unindexed(tx, ctx.who.tenant, embedding, input.limit),
       );
-      const vectors = await Promise.all(batch.map((b) => embedText(embedding, b.text)));
+      const vectors = await embedTexts(
+        embedding,
+        batch.map((b) => b.text),
+      );
       // Indexed in one transaction; a version forgotten meanwhile is skipped, one indexed meanwhile is not doubled.
       return ctx.write('memory.write', async (tx) => {
         let indexed = 0;
