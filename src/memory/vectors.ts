@@ -45,6 +45,7 @@ export function noVectors(embedding: EmbeddingFunction | undefined): Error {
 
 /** Texts' vectors from the user's function, one call for all of them, each checked: the model's size, finite numbers. */
 export async function embedTexts(embedding: EmbeddingFunction, texts: readonly string[]): Promise<Buffer[]> {
+  if (texts.length === 0) return [];
   const vectors = await embedding.embed([...texts]);
   if (vectors.length !== texts.length)
     throw invalidArgument(
