@@ -197,6 +197,15 @@ function memorySuite(backend: Backend) {
         code,
       );
     await expectCode(m.rememberMany({ records: [] }), 'INVALID_ARGUMENT');
+    await expectCode(
+      m.rememberMany({
+        records: Array.from({ length: 1001 }, (_, i) => ({
+          scope: { user: 'ada' },
+          text: `lighthouse extra ${i}`,
+        })),
+      }),
+      'INVALID_ARGUMENT',
+    );
     expect((await m.recall({ query: 'written first', scope: { user: 'ada' } })).items).toEqual([]);
     expect(await entries()).toBe(before + 2);
   });

@@ -224,8 +224,8 @@ async function store(
   if (planned.length === 0) return;
   const tsv = vectorColumn(dialect);
   const columns = COLUMNS.replace(/r\./g, '');
-  const width = Object.keys(planned[0]!.row).length + (tsv.column === '' ? 0 : 1);
-  const values = `(${placeholders(Object.keys(planned[0]!.row).length)}${tsv.value})`;
+  const perRow = Object.keys(planned[0]!.row).length;
+  const values = `(${placeholders(perRow)}${tsv.value})`;
   await inBatches(
     planned,
     async (slice) => {
@@ -237,7 +237,7 @@ async function store(
         ]),
       );
     },
-    width,
+    perRow + (tsv.column === '' ? 0 : 1),
   );
   for (const { row } of planned)
     if (row.version > 1)
