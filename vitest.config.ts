@@ -1,10 +1,45 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The kill -9 suites: bounded by their count of kills (each child that stalls
+ * is caught by the harness, test/support/kill.ts), so they have no per-test
+ * time budget. They run after the rest, one file at a time, so their child
+ * processes do not compete with each other for the cores.
+ */
+const KILL_SUITES = ['test/crash.test.ts', 'test/*-crash.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     pool: 'forks',
+    // Rebuilds a stale dist/ before the suites that spawn bin/cairn.js or a fixture.
+    globalSetup: ['test/support/build.ts'],
+    // Without a terminal (CI, a pipe) the default reporter prints a file only once all of it has run:
+    // 'verbose' prints each test as it ends, so progress shows from the first seconds.
+    reporters: process.stdout.isTTY ? ['default'] : ['verbose'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...KILL_SUITES],
+          // Generous for a 2-core machine with another CPU-bound process beside it (the slowest tests
+          // here take ~10 s alone); a hung test still fails.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'kill',
+          include: KILL_SUITES,
+          testTimeout: 0,
+          hookTimeout: 180_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,67 @@
+/**
+ * vitest globalSetup: the suites that spawn `bin/cairn.js` or a fixture run
+ * the built dist/, so a run never tests yesterday's build. `npm test` builds
+ * first (scripts/prepare.mjs); this makes `npx vitest run test/cli.test.ts`
+ * just as safe by rebuilding when a source is newer than what it compiles to.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function mtime(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * The sources whose compiled `.js` under dist/ is missing or older than them
+ * (or than tsconfig.json); only those last changed before `before`, if given.
+ */
+export function staleSources(before = Number.POSITIVE_INFINITY): string[] {
+  const config = mtime(join(root, 'tsconfig.json'));
+  const stale: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) walk(abs);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        const rel = relative(join(root, 'src'), abs);
+        const built = mtime(join(root, 'dist', rel.replace(/\.ts$/, '.js')));
+        const changed = mtime(abs);
+        if (changed < before && (built < changed || built < config)) stale.push(relative(root, abs));
+      }
+    }
+  };
+  walk(join(root, 'src'));
+  return stale;
+}
+
+export default function setup(): void {
+  const stale = staleSources();
+  if (stale.length === 0) return;
+  const more = stale.length > 1 ? ` and ${stale.length - 1} more` : '';
+  console.log(`cairn: dist/ is older than ${stale[0]}${more}: building (tsc -p tsconfig.json)…`);
+  // tsc emits even when it reports type errors; those are `npm run build`'s to fail on, not the tests'.
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: root, encoding: 'utf8' });
+  // A source saved while tsc ran (an editor, a second checkout's run) is not this build's to cover.
+  const left = staleSources(started);
+  if (left.length > 0) {
+    throw new Error(
+      `dist/ is still older than ${left.join(', ')} after tsc (exit ${result.status}): ${result.stdout}${result.stderr}`,
+    );
+  }
+  if (result.status !== 0) {
+    const errors = result.stdout.split('\n').filter((line) => line.includes('error TS')).length;
+    console.log(
+      `cairn: built, with ${errors} type errors reported by tsc (run \`npm run build\` to see them)`,
+    );
+  }
+}
