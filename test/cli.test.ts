@@ -413,14 +413,14 @@ describe('cairn ws: the desk from the command line', () => {
       (await fails(['ws', 'restore', first, '--ws', dir, '--path', '../x', '--store', deskStore], 5)).code,
     ).toBe('INVALID_ARGUMENT');
 
-    // From a directory that is no workspace (here: the one holding the store): a checkpoint names its
-    // own workspace, and commands that need one say how to get one.
+    // From a directory that is no workspace (here: the one holding the store): a restore acts where it
+    // runs, so it refuses, naming the checkpoint's directory; commands that need one say how to get one.
     const cp = await ok(['checkpoint', '--ws', dir], { store: deskStore });
     const elsewhere = await cairn(['restore', cp.id, '--preview', '--json', '--store', deskStore], {
       cwd: work,
     });
-    expect(elsewhere.code, elsewhere.stderr).toBe(0);
-    expect(doc(elsewhere).checkpoint.id).toBe(cp.id);
+    expect(elsewhere.code, elsewhere.stderr).toBe(3);
+    expect(elsewhere.stderr).toContain(`run it in ${dir} or pass --ws`);
     const nowhere = await cairn(['status', '--json', '--store', deskStore], { cwd: work });
     expect(nowhere.code).toBe(3);
     expect(nowhere.stderr).toContain(`no workspace is attached at ${work}: run \`cairn ws attach ${work}\``);

@@ -14,7 +14,7 @@ import { stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
 import { EXIT, isoTime, table, UsageError } from './output.js';
 import { withStore } from './store-commands.js';
-import { readStoreConfig } from './store-config.js';
+import { deskSettings, readStoreConfig } from './store-config.js';
 
 /**
  * `cairn ws …` and `cairn gc`: the desk, on a local store. A workspace is
@@ -123,8 +123,8 @@ export async function withDesk<T>(
     const who = await store.localIdentity();
     const desk = store.desk(who, {
       host: hostname(),
+      ...deskSettings(config),
       secretPolicy: secretPolicy(call, config.secrets),
-      guard: { allow: config.guard.allow },
       onProgress,
     });
     return run({ desk, fabric: store.fabric(who), local: { store, who } });
@@ -325,7 +325,7 @@ const diff: DeskCommand = {
       const lines: string[] = [];
       for (const item of items) {
         lines.push(`${item.change} ${item.path}`);
-        if (item.patch) lines.push(item.patch.replace(/\n$/, ''));
+        if (item.patch) lines.push(...item.patch.replace(/\n$/, '').split('\n'));
         if (item.binary) lines.push(`  binary: ${item.binary.before} -> ${item.binary.after} bytes`);
       }
       if (items.length === 0) lines.push('no differences');

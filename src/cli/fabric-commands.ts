@@ -386,7 +386,7 @@ const auditVerify: FabricCommand = {
   },
   async runLocal(dir, { out }) {
     const reports = await withStore(dir, async (store) => store.verifyTenants(await store.listTenants()));
-    out.result({ ok: reports.every((r) => r.ok), tenants: reports }, reports.map(describeReport).join('\n'));
+    out.result({ ok: reports.every((r) => r.ok), tenants: reports }, reports.map(describeReport));
     return verdict(reports, out);
   },
 };

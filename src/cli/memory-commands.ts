@@ -128,7 +128,10 @@ const recall: FabricCommand = {
         asOf: wholeNumberFlag(values, 'as-of'),
       }) as never,
     );
-    const lines = answer.items.flatMap((r) => [`${r.score.toFixed(3)}  ${recordLines(r).join('\n')}`]);
+    const lines = answer.items.flatMap((r) => {
+      const [head = '', ...rest] = recordLines(r);
+      return [`${r.score.toFixed(3)}  ${head}`, ...rest];
+    });
     out.result(answer, lines.length > 0 ? lines : ['nothing recalled']);
     return EXIT.ok;
   },

@@ -51,19 +51,24 @@ export class Output {
     private readonly debug: boolean,
   ) {}
 
-  /** The command's answer: its JSON document with --json, else the human lines. */
+  /**
+   * The command's answer: its JSON document with --json, else the human
+   * lines. Each line is one line: control characters in it (stored text a
+   * line quotes: names, titles, memory) are shown escaped, never sent to the
+   * terminal.
+   */
   result(document: unknown, human: string | string[]): void {
     if (this.json) {
       this.streams.stdout.write(`${JSON.stringify(document)}\n`);
       return;
     }
     const lines = typeof human === 'string' ? [human] : human;
-    if (lines.length > 0) this.streams.stdout.write(`${lines.join('\n')}\n`);
+    if (lines.length > 0) this.streams.stdout.write(`${lines.map(escapeControl).join('\n')}\n`);
   }
 
-  /** Human-only text (help): printed as is, wrapped in a document with --json. */
+  /** Human-only text (help): its own lines, wrapped in a document with --json. */
   text(text: string, key: string): void {
-    this.result({ [key]: text }, text.replace(/\n$/, ''));
+    this.result({ [key]: text }, text.replace(/\n$/, '').split('\n'));
   }
 
   /**
@@ -128,7 +133,25 @@ function describeFailure(error: unknown): Failure {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  return escapeControl(text.replace(/\s*\n\s*/g, ' ').trim());
+}
+
+/**
+ * C0 and C1 controls (but tab), DEL, line and paragraph separators and bidi
+ * overrides: what could move the cursor, clear the screen, forge a line or
+ * reorder a name on a terminal.
+ */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r' };
+
+/** Text for a human line: every control character shown as an escape (`\x1b`, `\r`, `\u202e`). */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return (
+      NAMED[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`)
+    );
+  });
 }
 
 /** Rows as left-aligned columns separated by two spaces; the last column is not padded. */

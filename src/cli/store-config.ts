@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { DeskOptions } from '../desk/context.js';
 import { invalidArgument, unavailable } from '../errors.js';
 import { TRUST_TIERS } from '../memory/schema.js';
 import { parseInput } from '../validate.js';
@@ -24,6 +25,13 @@ export const StoreConfig = z
       })
       .strict()
       .default({ allow: [] }),
+    snapshots: z
+      .object({
+        /** `.git` directories: left out (default; a unit checkpoint records HEAD, branch and dirty state) or snapshotted. */
+        git: z.enum(['exclude', 'include']).default('exclude'),
+      })
+      .strict()
+      .default({ git: 'exclude' }),
     memory: z
       .object({
         /** The trust tier each source's records arrive with, e.g. {"tool": "quarantined"}. */
@@ -45,6 +53,17 @@ export const StoreConfig = z
 export type StoreConfig = z.output<typeof StoreConfig>;
 
 export const STORE_CONFIG_FILE = 'config.json';
+
+/** The desk's options the store config decides, for every desk the CLI opens on a local store. */
+export function deskSettings(
+  config: StoreConfig,
+): Pick<DeskOptions, 'secretPolicy' | 'guard' | 'includeGit'> {
+  return {
+    secretPolicy: config.secrets,
+    guard: { allow: config.guard.allow },
+    includeGit: config.snapshots.git === 'include',
+  };
+}
 
 export function readStoreConfig(storeDir: string): StoreConfig {
   const file = join(storeDir, STORE_CONFIG_FILE);

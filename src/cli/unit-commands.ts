@@ -6,7 +6,14 @@ import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
 import { execInWorkspace } from '../unit/exec.js';
-import { defaultForkRoot, type ForkGrant, keysOverFabric, type UnitCheckpoint, Units } from '../unit/unit.js';
+import {
+  defaultForkRoot,
+  type ForkGrant,
+  keysOverFabric,
+  refuseOtherWorkspace,
+  type UnitCheckpoint,
+  Units,
+} from '../unit/unit.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
 import { type DeskContext, localOnly, withDesk, workspaceOf } from './desk-commands.js';
@@ -52,26 +59,29 @@ export async function unitsOf(ctx: DeskContext, call: Invocation): Promise<Units
 
 /**
  * The unit of a command that names a checkpoint: the workspace of `--ws`,
- * else the one attached at the current directory, else the checkpoint's own
- * (so `cairn fork CP` and `cairn restore CP` work from any directory).
+ * else the one attached at the current directory — never the checkpoint's
+ * own by default, so a command run in the wrong place changes nothing
+ * there. It refuses when the checkpoint is of another workspace, naming both.
  */
 async function withCheckpointUnit<T>(
   place: DeskPlace,
   call: Invocation,
-  fn: (ctx: UnitContext) => Promise<T>,
+  fn: (ctx: UnitContext & { checkpoint: UnitCheckpoint }) => Promise<T>,
 ): Promise<T> {
   return withDesk(place, call, async (ctx) => {
     const { desk } = ctx;
     const units = await unitsOf(ctx, call);
-    const here =
-      stringFlag(call.values, 'ws') !== undefined
-        ? await workspaceOf(desk, call)
-        : await workspaceOf(desk, call).catch((error: unknown) => {
-            if (isCairnError(error, 'NOT_FOUND')) return undefined;
-            throw error;
-          });
-    const ws = here ?? (await desk.getWorkspace((await units.get(call.positionals[0]!)).workspace));
-    return fn({ ...ctx, units, ws });
+    const checkpoint = await units.get(call.positionals[0]!);
+    const ws = await workspaceOf(desk, call).catch(async (error: unknown) => {
+      if (stringFlag(call.values, 'ws') !== undefined || !isCairnError(error, 'NOT_FOUND')) throw error;
+      const own = await desk.getWorkspace(checkpoint.workspace).catch(() => undefined);
+      throw notFound(
+        `no workspace is attached at ${call.cwd}, and a checkpoint acts on the workspace where you are: run it in ${own?.dir ?? 'its workspace directory'} or pass --ws ${checkpoint.workspace}`,
+        { checkpoint: checkpoint.id, workspace: checkpoint.workspace },
+      );
+    });
+    if (ws.id !== checkpoint.workspace) await refuseOtherWorkspace(desk, checkpoint, ws);
+    return fn({ ...ctx, units, ws, checkpoint });
   });
 }
 
@@ -109,7 +119,11 @@ function forkGrants(call: Invocation, names: string[]): ForkGrant[][] {
 function checkpointLines(c: UnitCheckpoint): string[] {
   return [
     `checkpoint ${c.id}${c.label ? ` "${c.label}"` : ''}: ${c.accepted ? 'accepted' : 'NOT accepted'} — snapshot ${c.snapshot}, log head ${c.head || '(empty)'}`,
-    ...(c.evidence.git ? [`git ${c.evidence.git.revision}${c.evidence.git.dirty ? ' (dirty)' : ''}`] : []),
+    ...(c.evidence.git
+      ? [
+          `git ${c.evidence.git.revision} on ${c.evidence.git.branch ?? '(detached HEAD)'}${c.evidence.git.dirty ? ' (dirty)' : ''}`,
+        ]
+      : []),
     ...c.evidence.checks.flatMap((k) => [
       `check ${k.passed ? 'passed' : 'FAILED'} (exit ${k.exit}, ${k.durationMs} ms): ${k.command}`,
       ...(k.outputTail ? k.outputTail.split('\n').map((line) => `  | ${line}`) : []),
@@ -194,7 +208,7 @@ const restore: DeskCommand = {
       const s = preview.steps;
       const back = preview.eventsBack.length > 0 ? `, ${preview.eventsBack.length} events back on it` : '';
       call.out.result(done ? { ...preview, before: done.before, undo: done.undo } : preview, [
-        `${previewOnly ? 'restoring' : 'restored'} ${id}: ${preview.files.length} paths, ${preview.eventsAfter.length} events off the branch's path${back}`,
+        `${previewOnly ? 'restoring' : 'restored'} ${id} in ${preview.dir} (${preview.workspace}): ${preview.files.length} paths, ${preview.eventsAfter.length} events off the branch's path${back}`,
         ...preview.files.map((f) => `  ${f.change} ${f.path}`),
         ...s.undone.map((e) => `  step ${e.position} ${e.name}: undone (local only)`),
         ...s.compensation.map(

@@ -17,7 +17,7 @@ import { type WatchAnswer, type WatchRequest, watchSocketPath } from './front.js
 import type { CliWorld } from './main.js';
 import { EXIT } from './output.js';
 import { openConfiguredStore, untilStopSignal } from './store-commands.js';
-import { readStoreConfig } from './store-config.js';
+import { deskSettings, readStoreConfig } from './store-config.js';
 
 /** A request line larger than this is refused (a command line and its environment fit easily). */
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -94,8 +94,7 @@ const watch: StoreCommand = {
     const host = hostname();
     const desk = store.desk(who, {
       host,
-      secretPolicy: config.secrets,
-      guard: { allow: config.guard.allow },
+      ...deskSettings(config),
       watch: true,
     });
     const shared: SharedDesk = {

@@ -22,6 +22,8 @@ export interface DeskOptions {
   secretPolicy?: SecretPolicy;
   /** The secret guard's configuration, the store admin's: an allow-list of rule and path globs. */
   guard?: GuardOptions;
+  /** Snapshot `.git` directories too (default: left out; a unit checkpoint records HEAD, branch and dirty state instead). */
+  includeGit?: boolean;
   /** Track changes with inotify so a checkpoint rescans only changed directories (long-lived processes). */
   watch?: boolean;
   /** Progress of long operations: files hashed ('scan'), files written ('write'), objects marked and packs swept ('mark', 'sweep'). */

@@ -45,6 +45,10 @@ export interface ApplyContext {
   withheld: string[];
   /** Entries left in place because something untracked (ignored or credential files) is in the way. */
   blocked: string[];
+  /** Paths a restore neither writes nor removes, and does not list (`.git` when snapshots leave it out). */
+  untouchable?: (path: string) => boolean;
+  /** Entries of either tree skipped because they are untouchable. */
+  untouched: string[];
   /** Nodes written, to have their stat recorded once the apply is over. */
   written: { path: string; node: FileNode | LinkNode }[];
   /** Called after each file written (progress for long restores). */
@@ -71,6 +75,7 @@ export function applyContext(
     changes: [],
     withheld: [],
     blocked: [],
+    untouched: [],
     written: [],
     stats: new Map(),
   };
@@ -220,12 +225,17 @@ export async function applyTree(
   if (current.tree !== null && current.tree === target.tree) return;
   const from = await loadDir(ctx.objects, current);
   const to = await loadDir(ctx.objects, target);
-  const skipped = ctx.blocked.length + ctx.withheld.length;
+  const skippedNow = () => ctx.blocked.length + ctx.withheld.length + ctx.untouched.length;
+  const skipped = skippedNow();
   const touch = () => {
     if (ctx.apply) current.tree = null;
   };
   for (const [name, before] of [...from]) {
     const path = childPath(rel, name);
+    if (ctx.untouchable?.(path)) {
+      ctx.untouched.push(path);
+      continue;
+    }
     if (!to.has(name) && covered(ctx, path)) {
       touch();
       if ((await remove(ctx, path, before)) && ctx.apply) from.delete(name);
@@ -234,6 +244,10 @@ export async function applyTree(
   for (const [name, after] of to) {
     const path = childPath(rel, name);
     if (!inScope(ctx, path)) continue;
+    if (ctx.untouchable?.(path)) {
+      if (!from.has(name)) ctx.untouched.push(path);
+      continue;
+    }
     const before = from.get(name);
     if (before?.kind === 'dir' && after.kind === 'dir') {
       await applyTree(ctx, before, after, path);
@@ -280,7 +294,7 @@ export async function applyTree(
     }
   }
   // Everything below now matches the target exactly: take its digest rather than recomputing it.
-  if (ctx.apply && !ctx.only && ctx.blocked.length + ctx.withheld.length === skipped) {
+  if (ctx.apply && !ctx.only && skippedNow() === skipped) {
     current.tree = target.tree;
     current.files = target.files;
     current.bytes = target.bytes;

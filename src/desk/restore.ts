@@ -11,7 +11,7 @@ import type { Handles } from './handles.js';
 import { applyContext, applyTree, type PathChange } from './materialize.js';
 import { type DirNode, dirNode, flatten, redactedPaths, statKeyOf } from './model.js';
 import type { Snapshot } from './rows.js';
-import type { Scanner } from './scan.js';
+import { inGitDir, type Scanner } from './scan.js';
 import type { Snapshots } from './snapshots.js';
 
 export interface RestorePreview {
@@ -70,7 +70,7 @@ export class Restore {
       const live = await this.scanner.dryScan(h, findings);
       // A restore checkpoints first; under the fail policy that checkpoint refuses, so the preview does too.
       if (this.snapshots.refusesUnderPolicy(findings)) this.snapshots.refuseUnderPolicy(findings);
-      const apply = applyContext(h.row.dir, ctx.objects, false, (p) => credentialPathRule(p) !== null, only);
+      const apply = this.applyTo(h, false, only);
       await applyTree(apply, live, dirNode(target.root, target.files, target.bytes));
       const eventsAfter = await this.eventsAfter(h, target);
       const redacted = await redactedPaths(ctx.objects, dirNode(target.root));
@@ -82,6 +82,13 @@ export class Restore {
         redacted,
       };
     });
+  }
+
+  /** How a restore changes a workspace: never a credential path, and never `.git` unless snapshots include it. */
+  private applyTo(h: Handle, apply: boolean, only: string[] | undefined) {
+    const ctx = applyContext(h.row.dir, this.ctx.objects, apply, (p) => credentialPathRule(p) !== null, only);
+    if (!this.ctx.options.includeGit) ctx.untouchable = inGitDir;
+    return ctx;
   }
 
   /** Events on the workspace's branch after the snapshot's event; none when that event is not on the branch's path. */
@@ -117,7 +124,7 @@ export class Restore {
       const target = await ctx.snapshotById(snapshot);
       const before = (await this.snapshots.snapshot(h, 'checkpoint')).snapshot;
       const eventsAfter = await this.eventsAfter(h, target);
-      const apply = applyContext(h.row.dir, ctx.objects, true, (p) => credentialPathRule(p) !== null, only);
+      const apply = this.applyTo(h, true, only);
       apply.onWrite = h.watcher ? (path) => h.watcher?.expect([path]) : undefined;
       apply.onFile = ctx.counter('write');
       await applyTree(apply, h.root, dirNode(target.root, target.files, target.bytes));

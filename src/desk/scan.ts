@@ -28,6 +28,7 @@ export class Scanner {
     const name = slash < 0 ? path : path.slice(slash + 1);
     if (slash < 0 && name.startsWith(COOKIE_PREFIX)) return true;
     if (TEMP_NAME.test(name)) return true;
+    if (!this.ctx.options.includeGit && name === '.git') return true;
     if (path === '.cairnignore') return false;
     if (createPathFilterCached(h).ignored(path, isDir)) return true;
     if (!isDir) {
@@ -147,6 +148,15 @@ export class Scanner {
     await seal(ctx, copy);
     return copy;
   }
+}
+
+/**
+ * Whether a path lies in a `.git` directory (at any depth): left out of
+ * snapshots unless the store includes git, and then never written or
+ * removed by a restore, so a restore cannot rewind the user's git history.
+ */
+export function inGitDir(path: string): boolean {
+  return path === '.git' || path.startsWith('.git/') || path.includes('/.git/') || path.endsWith('/.git');
 }
 
 const filters = new WeakMap<Handle, ReturnType<typeof createPathFilter>>();

@@ -46,11 +46,26 @@ export function runCheck(command: string, cwd: string): CheckResult {
   };
 }
 
-export function gitEvidence(dir: string): { revision: string; dirty: boolean } | undefined {
+/** Where the workspace's git repository stands: snapshots leave `.git` out, so this is what a checkpoint keeps of it. */
+export interface GitEvidence {
+  /** The HEAD commit. */
+  revision: string;
+  /** The checked-out branch; null when HEAD is detached. */
+  branch: string | null;
+  /** Uncommitted changes or untracked files. */
+  dirty: boolean;
+}
+
+export function gitEvidence(dir: string): GitEvidence | undefined {
   // Spawning git costs milliseconds: only where a repository is.
   if (!existsSync(join(dir, '.git'))) return undefined;
   const rev = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' });
   if (rev.status !== 0) return undefined;
+  const branch = spawnSync('git', ['-C', dir, 'symbolic-ref', '--short', '-q', 'HEAD'], { encoding: 'utf8' });
   const status = spawnSync('git', ['-C', dir, 'status', '--porcelain'], { encoding: 'utf8' });
-  return { revision: rev.stdout.trim(), dirty: status.stdout.trim() !== '' };
+  return {
+    revision: rev.stdout.trim(),
+    branch: branch.status === 0 ? branch.stdout.trim() : null,
+    dirty: status.stdout.trim() !== '',
+  };
 }

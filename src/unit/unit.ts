@@ -12,7 +12,7 @@ import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
 import type { CairnEvent } from '../types.js';
 import { parseInput } from '../validate.js';
-import { type CheckResult, gitEvidence, runCheck } from './evidence.js';
+import { type CheckResult, type GitEvidence, gitEvidence, runCheck } from './evidence.js';
 
 export type { CheckResult } from './evidence.js';
 
@@ -51,7 +51,7 @@ export interface UnitCheckpoint {
   snapshot: SnapshotId;
   root: string;
   inDoubt: { position: number; name: string; key: string }[];
-  evidence: { git?: { revision: string; dirty: boolean }; checks: CheckResult[] };
+  evidence: { git?: GitEvidence; checks: CheckResult[] };
   accepted: boolean;
   /** The branch's active grants when the checkpoint was taken (absent when Units has no keys). */
   grants?: GrantRef[];
@@ -69,7 +69,10 @@ export interface GrantRef {
 export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
 export interface RestoreOptions {
-  /** The workspace to restore into (default: the checkpoint's own). */
+  /**
+   * The workspace the caller acts on (default: the checkpoint's own). It must
+   * be the checkpoint's own: a restore never rewrites another directory.
+   */
   workspace?: WorkspaceId;
   /** Restore a checkpoint whose checks failed. */
   allowUnaccepted?: boolean;
@@ -85,6 +88,9 @@ export interface StepEffect {
 
 export interface UnitRestorePreview {
   checkpoint: UnitCheckpoint;
+  /** The workspace the restore changes, and its directory. */
+  workspace: WorkspaceId;
+  dir: string;
   /** The branch head the restore moves from; `cairn restore` of the "before restore" checkpoint taken there undoes it. */
   head: EventId | '';
   /** Events on the branch's path now that the restore takes off it: they stay in the log, readable and restorable. */
@@ -278,6 +284,7 @@ export class Units {
   ): Promise<{ preview: UnitRestorePreview; ws: Workspace; moves: number }> {
     const checkpoint = await this.get(id);
     const ws = await this.workspaceFor(checkpoint, options.workspace);
+    if (ws.id !== checkpoint.workspace) await refuseOtherWorkspace(this.desk, checkpoint, ws);
     if (!checkpoint.accepted && !options.allowUnaccepted) {
       throw conflict(
         `checkpoint ${id} is not accepted (a check failed): pass allowUnaccepted (--allow-unaccepted) to restore it anyway`,
@@ -313,7 +320,21 @@ export class Units {
       const grant = this.keys ? await this.keys.getGrant(ref.id).catch(() => undefined) : undefined;
       grants.push({ ...ref, state: grant ? grantState(grant, now) : 'unknown' });
     }
-    return { preview: { checkpoint, head, eventsAfter, eventsBack, files, grants, steps }, ws, moves };
+    return {
+      preview: {
+        checkpoint,
+        workspace: ws.id,
+        dir: ws.dir,
+        head,
+        eventsAfter,
+        eventsBack,
+        files,
+        grants,
+        steps,
+      },
+      ws,
+      moves,
+    };
   }
 
   /**
@@ -624,4 +645,20 @@ export class Units {
       .filter((g) => g.uses > 0 || recorded.has(g.id))
       .map((g) => ({ id: g.id, credential: g.credential, mode: g.mode, state: g.state }));
   }
+}
+
+/**
+ * A checkpoint is restored (or forked, from the CLI) only from its own
+ * workspace: the caller's is another, so the refusal names both.
+ */
+export async function refuseOtherWorkspace(
+  desk: Desk,
+  checkpoint: UnitCheckpoint,
+  ws: Workspace,
+): Promise<never> {
+  const own = await desk.getWorkspace(checkpoint.workspace).catch(() => undefined);
+  throw invalid(
+    `checkpoint ${checkpoint.id} is of workspace ${checkpoint.workspace}${own ? ` (${own.dir})` : ''}, not of ${ws.id} (${ws.dir}) where you are: run it in ${own?.dir ?? 'its directory'} or pass --ws ${checkpoint.workspace}`,
+    { checkpoint: checkpoint.id, workspace: ws.id, checkpointWorkspace: checkpoint.workspace },
+  );
 }
