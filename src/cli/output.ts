@@ -141,6 +141,7 @@ function oneLine(text: string): string {
  * overrides: what could move the cursor, clear the screen, forge a line or
  * reorder a name on a terminal.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r' };
 

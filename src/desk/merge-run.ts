@@ -26,6 +26,9 @@ import type { Snapshot, Workspace } from './rows.js';
 import type { Snapshots } from './snapshots.js';
 import { type Entry, type FileEntry, sameEntry } from './types.js';
 
+/** A workspace's line of snapshots, with what each merge took in (the merged workspace and its snapshot). */
+type Line = Map<SnapshotId, { snapshot: Snapshot; merged?: { from: WorkspaceId; theirs: SnapshotId } }>;
+
 export interface MergeResult {
   snapshot: Snapshot;
   base: string;
@@ -48,7 +51,29 @@ export class MergeRun {
     private readonly snapshots: Snapshots,
   ) {}
 
+  /**
+   * The base of a merge: the latest earlier merge between the two workspaces
+   * (either way) whose result and merged side both still lie on their
+   * workspaces' lines — its merged side is then in both — else the fork
+   * point. So a second merge from one fork does not re-conflict what the
+   * first resolved, and a merge undone by a restore no longer counts.
+   */
   private async mergeBase(from: Workspace, into: Workspace): Promise<SnapshotId> {
+    const forkPoint = this.forkPoint(from, into);
+    const [fromLine, intoLine] = await Promise.all([this.lineOf(from), this.lineOf(into)]);
+    let best: { at: number; base: SnapshotId } | undefined;
+    const consider = (line: Line, other: Line, otherId: WorkspaceId) => {
+      for (const { snapshot, merged } of line.values()) {
+        if (!merged || merged.from !== otherId || !other.has(merged.theirs)) continue;
+        if (!best || snapshot.createdAt >= best.at) best = { at: snapshot.createdAt, base: merged.theirs };
+      }
+    };
+    consider(intoLine, fromLine, from.id);
+    consider(fromLine, intoLine, into.id);
+    return best?.base ?? forkPoint;
+  }
+
+  private forkPoint(from: Workspace, into: Workspace): SnapshotId {
     if (from.forkedFrom === into.id) return from.baseSnapshot;
     if (into.forkedFrom === from.id) return into.baseSnapshot;
     if (
@@ -62,6 +87,33 @@ export class MergeRun {
       `workspaces ${from.id} and ${into.id} share no fork point: merge a fork into its parent (or the parent into a fork)`,
       { from: from.id, into: into.id },
     );
+  }
+
+  /**
+   * The snapshots a workspace's content descends from: its head, then each
+   * parent — except that a restore's content is its target's, so the line
+   * goes on from the snapshot it restored, not from the state it replaced.
+   */
+  private async lineOf(ws: Workspace): Promise<Line> {
+    const store = this.ctx.store;
+    const own = new Map((await store.listSnapshots(ws.id)).map((s) => [s.id, s]));
+    const line: Line = new Map();
+    let at = ws.headSnapshot ? own.get(ws.headSnapshot) : undefined;
+    while (at && !line.has(at.id)) {
+      const payload =
+        at.kind === 'merge' || at.kind === 'restore'
+          ? ((await store.getEvent(at.event)).payload as Record<string, unknown>)
+          : {};
+      const merged =
+        at.kind === 'merge' && typeof payload.from === 'string' && typeof payload.theirs === 'string'
+          ? { from: payload.from as WorkspaceId, theirs: payload.theirs as SnapshotId }
+          : undefined;
+      line.set(at.id, { snapshot: at, merged });
+      const next =
+        at.kind === 'restore' && typeof payload.restored === 'string' ? payload.restored : at.parent;
+      at = own.get(next as SnapshotId);
+    }
+    return line;
   }
 
   /**
@@ -86,7 +138,8 @@ export class MergeRun {
   }
 
   /**
-   * Three-way merge of one workspace into another, base = the fork snapshot.
+   * Three-way merge of one workspace into another, base = the last merge
+   * between them still in both (else the fork snapshot).
    * Clean changes are written; conflicts are written with markers and
    * returned with the base, ours and theirs texts. The target is then
    * checkpointed (kind `merge`).
