@@ -1,10 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The kill -9 suites: bounded by their count of kills (each child that stalls
- * is caught by the harness, test/support/kill.ts), so they have no per-test
- * time budget. They run after the rest, one file at a time, so their child
- * processes do not compete with each other for the cores.
+ * The kill -9 suites: bounded by their count of kills (a child that stalls is
+ * caught by the harness, test/support/kill.ts), so they have no time budget,
+ * only an hour's backstop against a hang. They run after the rest, one file at
+ * a time, so their child processes do not compete with each other.
  */
 const KILL_SUITES = ['test/crash.test.ts', 'test/*-crash.test.ts'];
 
@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'kill',
           include: KILL_SUITES,
-          testTimeout: 0,
+          testTimeout: 3_600_000,
           hookTimeout: 180_000,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cliIn, collect, type Doc, doc, firstDocument } from './support/cli.js';
+import { cliIn, collect, connectionQueued, type Doc, doc, firstDocument } from './support/cli.js';
 
 // `cairn watch`: a long-lived process that runs the CLI's workspace commands over its own watching desk.
 const work = mkdtempSync(join(tmpdir(), 'cairn-watch-'));
@@ -84,7 +84,8 @@ describe('cairn watch', () => {
     writeFileSync(join(dir, 'src', 'f3.txt'), 'held\n');
     const child = start(['checkpoint', '--json', '--store', store], {}, dir);
     const answer = collect(child);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The command reached the stopped watcher, and waits on it.
+    await connectionQueued(watching.socket);
     expect(child.exitCode).toBeNull();
     watching.child.kill('SIGCONT');
     const run = await answer;
@@ -98,7 +99,7 @@ describe('cairn watch', () => {
     watching.child.kill('SIGSTOP');
     const child = start(['checkpoint', '--json', '--store', store], {}, dir);
     const answer = collect(child);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await connectionQueued(watching.socket);
     watching.child.kill('SIGKILL');
     const lost = await answer;
     expect(lost.code).toBe(4);

@@ -14,7 +14,15 @@ import { CairnError } from '../src/errors.js';
 import type { Fabric } from '../src/fabric.js';
 import { connect, openFabric, Store } from '../src/index.js';
 import type { AppendResult, CairnEvent } from '../src/types.js';
-import { type ChildExit, inParallel, randomInt, runToKill, scratchRoot, spawnChild } from './support/kill.js';
+import {
+  type ChildExit,
+  inParallel,
+  randomInt,
+  runToKill,
+  STALL_MS,
+  scratchRoot,
+  spawnChild,
+} from './support/kill.js';
 
 const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.mjs', import.meta.url));
 const SERVER = fileURLToPath(new URL('./fixtures/crash-server.mjs', import.meta.url));
@@ -38,9 +46,6 @@ const SERVER_STORES = 8;
 const SERVER_ROUNDS = 13;
 const SERVER_PARALLEL = 4;
 const HTTP_APPENDERS = 4;
-/** A child that has not acknowledged anything by then is broken. */
-const FIRST_ACK_TIMEOUT_MS = 20_000;
-
 const root = scratchRoot('cairn-crash-');
 
 function integrityCheck(dir: string): unknown {
@@ -142,8 +147,8 @@ function spareWriter(dir: string, session: string): SpareWriter {
       await runToKill(child, `${first}\n`, {
         after: () => true, // the first ack
         delayMs,
-        stallMs: FIRST_ACK_TIMEOUT_MS,
-        stall: `no ack within ${FIRST_ACK_TIMEOUT_MS} ms`,
+        stallMs: STALL_MS,
+        stall: `no ack within ${STALL_MS} ms`,
       });
       const acks: Ack[] = [];
       for (const line of child.lines) {
@@ -267,7 +272,7 @@ describe('kill -9 of an embedded writer', () => {
     expect(kills).toBe(STORES * ROUNDS);
     expect(kills).toBeGreaterThanOrEqual(100);
     console.log(`embedded: ${kills} SIGKILLs, ${totalAcks} acks checked, up to ${stored} events per store`);
-  }, 240_000);
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -319,11 +324,8 @@ function spareServer(dir: string): SpareServer {
           }),
           new Promise<never>((_, fail) => {
             timer = setTimeout(
-              () =>
-                fail(
-                  new Error(`server did not listen within ${FIRST_ACK_TIMEOUT_MS} ms; stderr: ${child.err}`),
-                ),
-              FIRST_ACK_TIMEOUT_MS,
+              () => fail(new Error(`server did not listen within ${STALL_MS} ms; stderr: ${child.err}`)),
+              STALL_MS,
             );
           }),
         ]);
@@ -395,7 +397,7 @@ async function serverRound(spare: SpareServer, session: string, tag: string): Pr
       firstAck.then(() => false),
       appenders.then(() => false),
       new Promise<boolean>((done) => {
-        timer = setTimeout(() => done(true), FIRST_ACK_TIMEOUT_MS);
+        timer = setTimeout(() => done(true), STALL_MS);
       }),
     ]);
     clearTimeout(timer);
@@ -501,5 +503,5 @@ describe('kill -9 of a server', () => {
     console.log(
       `server: ${kills} SIGKILLs, ${totalAcks} acks checked (${ackLookups} look-ups over all rounds); ${cut} appends cut off by a kill (${codes}), ${cutButCommitted} of them committed`,
     );
-  }, 240_000);
+  });
 });

@@ -24,7 +24,7 @@ import { remoteDesk } from '../src/client/remote-desk-store.js';
 import { connect } from '../src/client/remote-fabric.js';
 import { CairnError } from '../src/errors.js';
 import { Store } from '../src/store.js';
-import { type Child, randomInt, scratchRoot, spawnChild } from './support/kill.js';
+import { type Child, randomInt, STALL_MS, scratchRoot, spawnChild } from './support/kill.js';
 import { describeTree, put } from './support/trees.js';
 
 const CLI = fileURLToPath(new URL('../bin/cairn.js', import.meta.url));
@@ -45,14 +45,27 @@ async function freePort(): Promise<number> {
 /** Starts `cairn serve` on the port; resolves with the child and what it printed once it is listening. */
 async function serve(store: string, port: number): Promise<{ child: Child; token: string }> {
   const child = spawnChild('cairn serve', CLI, ['serve', '--json', '--store', store, '--port', String(port)]);
-  child.go('');
-  const started = Date.now();
-  while (child.lines.length === 0) {
-    if (Date.now() - started > 30_000) throw new Error(`cairn serve did not start: ${child.err}`);
-    const exited = await Promise.race([child.closed, new Promise((r) => setTimeout(r, 20, null))]);
-    if (exited) throw new Error(`cairn serve exited: ${child.err}`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const first = await Promise.race([
+      new Promise<string>((done) => child.go('', done)),
+      child.closed.then((exit): never => {
+        throw new Error(`cairn serve exited (${JSON.stringify(exit)}): ${child.err}`);
+      }),
+      new Promise<never>((_, fail) => {
+        timer = setTimeout(
+          () => fail(new Error(`cairn serve did not listen within ${STALL_MS} ms: ${child.err}`)),
+          STALL_MS,
+        );
+      }),
+    ]);
+    return { child, token: (JSON.parse(first) as { token: string }).token };
+  } catch (error) {
+    await child.discard();
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  return { child, token: (JSON.parse(child.lines[0] as string) as { token: string }).token };
 }
 
 describe('kill -9 of cairn serve during remote checkpoints', () => {
@@ -152,5 +165,5 @@ describe('kill -9 of cairn serve during remote checkpoints', () => {
     } finally {
       await local.close();
     }
-  }, 600_000);
+  });
 });

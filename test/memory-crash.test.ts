@@ -47,7 +47,7 @@ import type { Memory } from '../src/ops/memory-ops.js';
 import type { SqlParam } from '../src/storage/engine.js';
 import { Store } from '../src/store.js';
 import { hashingEmbedding } from '../src/testing/embedding.js';
-import { randomInt, runToKill, scratchRoot, spawnChild } from './support/kill.js';
+import { randomInt, runToKill, STALL_MS, scratchRoot, spawnChild } from './support/kill.js';
 import { checkMemoryIndexes, type RecordRow, sameSet } from './support/memory-indexes.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/memory-remember-child.mjs', import.meta.url));
@@ -61,8 +61,6 @@ const FRESH_EVERY = 5;
 const FULL_EVERY = 10;
 /** Earlier records handed to each child to supersede or derive from. */
 const SEEDS = 24;
-/** A child that has not reached its kill point by then is broken. */
-const STALL_MS = 20_000;
 
 /** The child's embedding function, when a round has one (the fixture's). */
 const EMBEDDING = hashingEmbedding(32);
@@ -661,5 +659,5 @@ describe('kill -9 during bulk remember', () => {
       mainRecords.some((r) => r.scope.session !== undefined && r.branch === 'side'),
       'on side',
     ).toBe(true);
-  }, 180_000);
+  });
 });

@@ -43,7 +43,13 @@ export function staleSources(before = Number.POSITIVE_INFINITY): string[] {
   return stale;
 }
 
+/** Set once this process has checked: each vitest project runs the global setup, one check is enough. */
+const CHECKED = Symbol.for('cairn.test.dist-checked');
+
 export default function setup(): void {
+  const global = globalThis as { [CHECKED]?: boolean };
+  if (global[CHECKED]) return;
+  global[CHECKED] = true;
   const stale = staleSources();
   if (stale.length === 0) return;
   const more = stale.length > 1 ? ` and ${stale.length - 1} more` : '';

@@ -1,6 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'vitest';
 
 /** The built CLI (run `npx tsc -p tsconfig.json` first). */
@@ -101,4 +102,23 @@ export function cliIn(work: string, store: string) {
   }
 
   return { cleanEnv, start, cairn, ok, fails };
+}
+
+/**
+ * Resolves once a connection waits in the accept queue of the listening unix
+ * socket at `path` (its listener is stopped, so nobody takes it): the event a
+ * test waits for instead of sleeping. Linux: `ss` reports the queue as Recv-Q.
+ * Looks at most `looks` times, 25 ms apart.
+ */
+export async function connectionQueued(path: string, looks = 2_000): Promise<void> {
+  for (let i = 0; i < looks; i++) {
+    const { stdout } = await promisify(execFile)('ss', ['-xlnH'], { encoding: 'utf8' });
+    for (const line of stdout.split('\n')) {
+      // Netid State Recv-Q Send-Q Local-Address Port Peer-Address Port
+      const fields = line.trim().split(/\s+/);
+      if (fields[4] === path && Number(fields[2]) > 0) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no connection reached ${path} in ${looks} looks`);
 }

@@ -16,6 +16,15 @@ import { afterAll, beforeAll } from 'vitest';
 const DIST = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 /**
+ * How long a child may go without reaching its next mark (its first ack, its
+ * kill point, its end) before the run calls it stuck and fails. Not a budget:
+ * the kill suites are bounded by their count of kills and have no per-test
+ * timeout. It only turns a hung child into a failure, so it is far above what
+ * a loaded 2-core machine takes (under a second alone, a few seconds loaded).
+ */
+export const STALL_MS = 180_000;
+
+/**
  * For a test whose child processes import the built dist/: before all tests,
  * checks that it is built and makes a scratch directory named `prefix…` in the
  * system's temporary folder; after all, removes it. Returns the directory's
