@@ -15,6 +15,20 @@ export interface ConnectOptions {
 
 const seg = encodeURIComponent;
 
+/**
+ * How long an idle keep-alive socket is kept (ms): well inside the server's
+ * keep-alive timeout (65 s, server/index.ts), so the client lets go of a socket
+ * before the server closes it (the server's `Keep-Alive: timeout` hint, less a second, wins when shorter).
+ */
+export const KEEP_ALIVE_FREE_MS = 15_000;
+
+/** A failure on a reused keep-alive socket before any answer byte: the server had closed it. */
+class StaleSocket extends Error {
+  constructor(cause: unknown) {
+    super('the server closed the reused connection before answering', { cause });
+  }
+}
+
 function query(params: Record<string, string | number | undefined>): string {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string | number][];
   return entries.length === 0
@@ -39,7 +53,8 @@ export class RemoteFabric {
     this.base = options.url.replace(/\/+$/, '');
     this.headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    // `timeout` on a keep-alive agent is also how long a free socket waits before it is closed.
+    this.agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: KEEP_ALIVE_FREE_MS });
     const methods: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {};
     for (const [name, operation] of Object.entries(OPERATIONS)) {
       methods[name] = (input) => this.invoke(operation, input);
@@ -52,6 +67,7 @@ export class RemoteFabric {
     method: string,
     path: string,
     body?: unknown,
+    fresh = false,
   ): Promise<{ status: number; type: string; body: Buffer }> {
     // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
     const payload =
@@ -67,7 +83,8 @@ export class RemoteFabric {
     return new Promise((resolve, reject) => {
       const request = httpRequest(
         `${this.base}${path}`,
-        { method, agent: this.agent, timeout: this.timeoutMs, headers },
+        // `fresh`: a connection of its own (agent false), never one from the pool.
+        { method, agent: fresh ? false : this.agent, timeout: this.timeoutMs, headers },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -83,18 +100,40 @@ export class RemoteFabric {
         },
       );
       request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-      request.on('error', reject);
+      let answered = false;
+      request.on('response', () => {
+        answered = true;
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+        reject(reset && request.reusedSocket && !answered ? new StaleSocket(error) : error);
+      });
       request.end(payload);
     });
   }
 
-  private async call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+  /**
+   * One call. `safe`: sending it twice does what sending it once does (a read,
+   * a PUT of content named by its digest, a write carrying an idempotency key):
+   * only such a call is sent again after the server closed the reused
+   * connection it went out on; any other stays IN_DOUBT.
+   */
+  private async call<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+    safe = method === 'GET',
+  ): Promise<T> {
     let response: { status: number; type: string; body: Buffer };
     try {
-      response = await this.exchange(method, path, body);
+      response = await this.exchange(method, path, body).catch((error: unknown) => {
+        // Once, on a fresh connection: a stale socket says nothing about the server.
+        if (error instanceof StaleSocket && safe) return this.exchange(method, path, body, true);
+        throw error;
+      });
     } catch (error) {
       if (error instanceof CairnError) throw error;
-      throw this.transportError(method, error);
+      throw this.transportError(method, error instanceof StaleSocket ? error.cause : error);
     }
     const ok = response.status >= 200 && response.status <= 299;
     if (ok && response.type.startsWith('application/octet-stream')) return unframeBytes(response.body) as T;
@@ -170,7 +209,8 @@ export class RemoteFabric {
       return seg(value);
     });
     if (method === 'GET') return this.call('GET', `${url}${query(rest as Record<string, string | number>)}`);
-    return this.call(method, url, operation.http.body === 'bytes' ? rest.bytes : rest);
+    const safe = operation.effect === 'read' || method === 'PUT' || typeof rest.idempotencyKey === 'string';
+    return this.call(method, url, operation.http.body === 'bytes' ? rest.bytes : rest, safe);
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,7 @@ import { runOp } from '../ops/op.js';
 import { numericFields, opContext, servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
+import { BodyBudget } from './body-budget.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppOptions {
@@ -33,13 +34,25 @@ export interface AppOptions {
   memoryEmbedding?: EmbeddingFunction;
   /** MCP over streamable HTTP at `/mcp`, with the same bearer tokens; off when left out. */
   mcp?: McpHttp;
+  /**
+   * The bytes of request bodies held at once, all requests together (see
+   * BodyBudget); default 96 MiB, and never less than the largest body a route takes.
+   */
+  bodyBudget?: BodyBudget;
 }
 
-type Env = { Bindings: Partial<HttpBindings>; Variables: { who: Identity } };
+/** Bytes a request's body took from the budget, given back when the request ends. */
+interface Lease {
+  bytes: number;
+}
+
+type Env = { Bindings: Partial<HttpBindings>; Variables: { who: Identity; lease: Lease } };
 
 function errorResponse(c: Context<Env>, error: CairnError) {
-  // The rest of an oversize body is discarded unread; do not reuse the connection.
-  if (error.code === 'PAYLOAD_TOO_LARGE') c.header('connection', 'close');
+  const retryAfter = error.data.retryAfterSeconds;
+  if (typeof retryAfter === 'number') c.header('retry-after', String(retryAfter));
+  // The rest of a refused body is discarded unread; do not reuse the connection.
+  if (error.code === 'PAYLOAD_TOO_LARGE' || error.data.reason === 'busy') c.header('connection', 'close');
   return c.json(error.toJSON(), HTTP_STATUS[error.code] as 400);
 }
 
@@ -53,35 +66,71 @@ function tooLarge(limit: number): CairnError {
 }
 
 /**
- * The body, at most `limit` bytes. Read straight from Node's request stream:
- * building a web Request for it costs more than the append itself.
+ * The body, at most `limit` bytes, its bytes taken from `budget` before they
+ * are held (the declared length up front, else chunk by chunk) and recorded in
+ * `lease`. Read straight from Node's request stream into one buffer of the
+ * declared length: building a web Request for it costs more than the append itself.
  */
-async function readBody(c: Context<Env>, limit: number): Promise<Buffer> {
+async function readBody(c: Context<Env>, limit: number, budget: BodyBudget): Promise<Buffer> {
   const incoming = c.env?.incoming;
-  if (Number(c.req.header('content-length') ?? 0) > limit) {
+  const lease = c.var.lease;
+  const declared = c.req.header('content-length');
+  const length = declared === undefined ? undefined : Number(declared);
+  if (length !== undefined && length > limit) {
     incoming?.resume();
     throw tooLarge(limit);
+  }
+  const take = (bytes: number) => {
+    budget.take(bytes);
+    lease.bytes += bytes;
+  };
+  if (length !== undefined) {
+    try {
+      take(length);
+    } catch (error) {
+      incoming?.resume();
+      throw error;
+    }
   }
   if (!incoming) {
     const bytes = Buffer.from(await c.req.arrayBuffer());
     if (bytes.length > limit) throw tooLarge(limit);
+    if (length === undefined) take(bytes.length);
     return bytes;
   }
   return new Promise((resolve, reject) => {
+    // With a declared length, one buffer of that size; without, chunks taken from the budget as they come.
+    const whole = length !== undefined ? Buffer.allocUnsafe(length) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (error: CairnError) => {
+      incoming.off('data', onData);
+      incoming.resume();
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        incoming.off('data', onData);
-        incoming.resume();
-        reject(tooLarge(limit));
+      if (size + chunk.length > (length ?? limit)) {
+        stop(
+          length === undefined
+            ? tooLarge(limit)
+            : invalidArgument('the request body is longer than its Content-Length'),
+        );
         return;
       }
-      chunks.push(chunk);
+      if (whole) chunk.copy(whole, size);
+      else {
+        try {
+          take(chunk.length);
+        } catch (error) {
+          stop(error as CairnError);
+          return;
+        }
+        chunks.push(chunk);
+      }
+      size += chunk.length;
     };
     incoming.on('data', onData);
-    incoming.on('end', () => resolve(Buffer.concat(chunks)));
+    incoming.on('end', () => resolve(whole ? whole.subarray(0, size) : Buffer.concat(chunks)));
     // A client that hangs up mid-body is the client's doing, not a server fault: a typed error, never logged as internal.
     const hungUp = () =>
       reject(
@@ -163,8 +212,11 @@ function authCache(store: Store, ttlMs: number): AuthCache {
 export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const app = new Hono<Env>();
   const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
+  const ops = servedOps();
+  const largestBody = Math.max(maxBody, ...ops.map((o) => o.http.maxBodyBytes ?? maxBody));
+  const budget = options.bodyBudget ?? new BodyBudget(Math.max(96 * 1024 * 1024, largestBody));
   const jsonBody = async (c: Context<Env>, limit = maxBody) =>
-    parseJsonObject((await readBody(c, limit)).toString('utf8'));
+    parseJsonObject((await readBody(c, limit, budget)).toString('utf8'));
   const authenticate = authCache(store, options.authCacheMs ?? 2000);
   const { masterKey, memoryEmbedding } = options;
 
@@ -176,6 +228,17 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   app.notFound((c) =>
     errorResponse(c, notFound(`no route ${c.req.method} ${c.req.path}: see /openapi.json for the API`)),
   );
+
+  // Every request gives back what its body took from the budget when it ends, answered or failed.
+  app.use('*', async (c, next) => {
+    const lease: Lease = { bytes: 0 };
+    c.set('lease', lease);
+    try {
+      await next();
+    } finally {
+      if (lease.bytes > 0) budget.give(lease.bytes);
+    }
+  });
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
@@ -193,20 +256,36 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   // MCP: Host and Origin first (DNS rebinding), then the token — checked on every request, so a
   // revoked token ends its sessions too — then the session the token opened.
   const mcp = options.mcp;
+  // An MCP call carries any tool's input: the largest body of an operation that is a tool.
+  const mcpBody = Math.max(maxBody, ...ops.filter((o) => o.mcp).map((o) => o.http.maxBodyBytes ?? maxBody));
   if (mcp) {
     app.all('/mcp', async (c) => {
       const refused = mcp.guard(c.req.raw);
       if (refused) return refused;
       const token = bearer(c);
       const who = await authenticate(token);
-      return mcp.handle(c.req.raw, sha256Hex(token), () => store.fabric(who, { masterKey, memoryEmbedding }));
+      // The body is read here, bounded and budgeted like a route's, and handed on whole.
+      const request =
+        c.req.method === 'POST'
+          ? new Request(c.req.raw.url, {
+              method: 'POST',
+              headers: c.req.raw.headers,
+              body: new Uint8Array(await readBody(c, mcpBody, budget)),
+            })
+          : c.req.raw;
+      return mcp.handle(
+        request,
+        sha256Hex(token),
+        () => store.fabric(who, { masterKey, memoryEmbedding }),
+        who.tenant,
+      );
     });
   }
 
   // Every operation of the table that runs anywhere, as its route: path fields from the path, the rest
   // from the query (GET) or the JSON body (POST); the path wins over a body field of the same name.
   // A body of raw bytes (a desk pack) is the input field `bytes`; an answer of bytes is framed (see HttpBinding).
-  for (const operation of servedOps()) {
+  for (const operation of ops) {
     const { method, path, body, answer } = operation.http;
     const numeric = numericFields(operation);
     const limit = operation.http.maxBodyBytes ?? maxBody;
@@ -215,7 +294,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         method === 'GET'
           ? queryArgs(c, numeric)
           : body === 'bytes'
-            ? { bytes: await readBody(c, limit) }
+            ? { bytes: await readBody(c, limit, budget) }
             : await jsonBody(c, limit);
       const input = { ...fields, ...c.req.param() };
       const context = opContext(store.engine, c.var.who, {

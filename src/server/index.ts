@@ -1,19 +1,25 @@
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { loopbackNames, McpHttp } from '../mcp/http.js';
+import { loopbackNames, McpHttp, type McpHttpOptions } from '../mcp/http.js';
 import type { Store } from '../store.js';
 import { type AppOptions, createApp } from './app.js';
 
 export { type AppOptions, createApp } from './app.js';
+export { BodyBudget } from './body-budget.js';
 export { openApiDocument } from './openapi.js';
 
 export interface ServeOptions extends Omit<AppOptions, 'mcp'> {
   /**
    * MCP over streamable HTTP at `/mcp` (same tokens), answering to this
    * server's address and localhost names, and to `allowedHosts` (`host:port`)
-   * behind a proxy. Off when left out.
+   * behind a proxy, with its session caps and idle time (see McpHttpOptions).
+   * Off when left out.
    */
-  mcp?: { version: string; allowedHosts?: string[] };
+  mcp?: { version: string; allowedHosts?: string[] } & Pick<
+    McpHttpOptions,
+    'maxSessions' | 'maxSessionsPerToken' | 'maxSessionsPerTenant' | 'idleMs' | 'now'
+  >;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -21,7 +27,16 @@ export interface ServeOptions extends Omit<AppOptions, 'mcp'> {
   headersTimeoutMs?: number;
   /** ... and its whole request within this long (default 60 s): a stalled body does not hold a connection. */
   requestTimeoutMs?: number;
+  /**
+   * An idle keep-alive connection is closed after this long (default 65 s):
+   * longer than the remote client keeps an idle socket (KEEP_ALIVE_FREE_MS,
+   * 15 s), so the client lets go of a socket before the server closes it.
+   */
+  keepAliveTimeoutMs?: number;
 }
+
+/** How long the server keeps an idle keep-alive connection: outlasts the remote client's 15 s. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   url: string;
@@ -33,7 +48,8 @@ export function startServer(store: Store, options: ServeOptions = {}): Promise<R
   const host = options.host ?? '127.0.0.1';
   let names: { hosts: string[]; origins: string[] } = { hosts: [], origins: [] };
   const extra = (options.mcp?.allowedHosts ?? []).map((h) => h.toLowerCase());
-  const mcp = options.mcp ? new McpHttp({ version: options.mcp.version, names: () => names }) : undefined;
+  const { allowedHosts: _, ...mcpOptions } = options.mcp ?? { version: '' };
+  const mcp = options.mcp ? new McpHttp({ ...mcpOptions, names: () => names }) : undefined;
   const app = createApp(store, { ...options, mcp });
   return new Promise((resolve, reject) => {
     const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -68,6 +84,7 @@ export function startServer(store: Store, options: ServeOptions = {}): Promise<R
         });
       },
     );
+    (server as HttpServer).keepAliveTimeout = options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS;
     server.once('error', reject);
   });
 }
