@@ -280,7 +280,8 @@ export const DeskCommitInput = z
       .describe('the small pack, base64'),
     reused: z.array(Digest).max(200_000),
     payload: Payload.optional(),
-    also: z.object({ kind: EventKind, payload: Payload }).strict().optional(),
+    // The only event that rides with a commit is the unit's checkpoint: the desk writes Cairn's own kinds for it.
+    also: z.object({ kind: z.literal('cairn.unit.checkpoint'), payload: Payload }).strict().optional(),
     ifHead: z.union([EventId, z.literal('')]).optional(),
     ifMoves: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     moveHeadTo: EventId.optional(),

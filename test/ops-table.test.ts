@@ -137,6 +137,21 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     addGrant: { credential: 'c-new', mode: 'read', approval: 'none' },
     checkGrant: { credential: 'billing', mode: 'read', approval: 'none' },
     resolveStep: { result: 'settled by the table test' },
+    // The journal's and the unit's own records (Cairn's kinds, which `append` refuses).
+    recordStep: { payload: { probe: { position: 1, happened: false } } },
+    recordCheckpoint: {
+      payload: {
+        label: 'from the table test',
+        head: '',
+        workspace: ids.workspace,
+        snapshot: ids.snapshot,
+        root: ids.root,
+        inDoubt: [],
+        evidence: { checks: [] },
+        accepted: true,
+      },
+    },
+    abandonBranch: { expiresAt: Number.MAX_SAFE_INTEGER },
     remember: { kind: 'fact' },
     rememberMany: { records: [{ scope: { session: ids.session }, text: 'from the table test, in a batch' }] },
     // Into the branch the table's `fork` made (it runs before, in the table's order).

@@ -87,7 +87,7 @@ export interface CommitInput {
    * Its payload gets the snapshot's `snapshot` (id), `root` and `head` (the
    * snapshot's event) filled in.
    */
-  also?: { kind: string; payload: Record<string, unknown> };
+  also?: { kind: 'cairn.unit.checkpoint'; payload: Record<string, unknown> };
   /** The branch head must still be this event, else CONFLICT and nothing is recorded. */
   ifHead?: EventId | '';
   /** ... and its head must have been set this many times (its ref log), so a head moved away and back is seen. */

@@ -282,6 +282,35 @@ export function encodePayload(payload: unknown): string {
   return text;
 }
 
+/** Event kinds under this prefix are Cairn's own (steps, units, memory, the desk): no surface appends them. */
+export const RESERVED_KIND_PREFIX = 'cairn.';
+
+/**
+ * Whether a kind is Cairn's own. Kinds are ASCII (schema.EventKind) and stored
+ * as given; the test also folds case and compatibility forms, so no spelling
+ * that a store or a reader might normalise slips past it.
+ */
+export function isReservedKind(kind: string): boolean {
+  return kind.normalize('NFKC').toLowerCase().trimStart().startsWith(RESERVED_KIND_PREFIX);
+}
+
+/**
+ * Appends one of Cairn's own events (a kind under `cairn.`): the path Cairn's
+ * operations write them by, inside the library; the table's `append` refuses
+ * such kinds, and this is not exported from the package.
+ */
+export function appendOwnEvent(
+  tx: SqlExecutor,
+  who: Identity,
+  input: ValidAppend,
+  payload: string,
+  now: number,
+): Promise<AppendResult> {
+  if (!isReservedKind(input.kind))
+    throw new Error(`appendOwnEvent is for Cairn's own kinds, not ${input.kind}`);
+  return appendEvent(tx, who, input, payload, now);
+}
+
 export async function appendEvent(
   tx: SqlExecutor,
   who: Identity,

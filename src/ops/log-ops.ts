@@ -3,11 +3,12 @@
  * route, its OpenAPI entry, its remote and embedded method.
  */
 import { verifyAuditChain } from '../audit/audit-verify.js';
+import { forbidden } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { insertPrincipal, insertToken, revokeToken } from '../identity/identity-store.js';
 import * as log from '../log/session-log.js';
 import * as schema from '../schema.js';
-import { op } from './op.js';
+import { op, refuseAudited } from './op.js';
 import * as shape from './shapes.js';
 
 export const LOG_OPS = {
@@ -16,6 +17,7 @@ export const LOG_OPS = {
     mcp: 'whoami',
     summary: 'The identity the caller acts as',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.NoInput,
     output: shape.Identity,
@@ -27,6 +29,7 @@ export const LOG_OPS = {
     mcp: 'session_create',
     summary: 'Create a session',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.CreateSessionInput,
     output: shape.Session,
@@ -38,6 +41,7 @@ export const LOG_OPS = {
     mcp: 'session_list',
     summary: 'List sessions, paged',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.ListSessionsInput,
     output: shape.SessionPage,
@@ -48,6 +52,7 @@ export const LOG_OPS = {
     name: 'getSession',
     summary: 'Get a session',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.GetSessionInput,
     output: shape.Session,
@@ -60,12 +65,28 @@ export const LOG_OPS = {
     summary:
       'Append an event to a branch head; durable when answered (200 when deduplicated by idempotency key)',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.AppendInput,
     output: shape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/events', status: 201 },
     statusOf: (event) => (event.deduplicated ? 200 : 201),
-    run: (ctx, input) => {
+    run: async (ctx, input) => {
+      // Cairn's own kinds (steps, units, memory, the desk) are written only by the operations that own them.
+      if (log.isReservedKind(input.kind))
+        await refuseAudited(
+          ctx,
+          {
+            action: 'log.append.reserved',
+            resourceType: 'session',
+            resourceId: input.session,
+            payload: { kind: input.kind },
+          },
+          forbidden(
+            `event kind "${input.kind}" is Cairn's own (kinds under "${log.RESERVED_KIND_PREFIX}" are written only by Cairn's operations): append under a kind of your own, e.g. "app.${input.kind.slice(log.RESERVED_KIND_PREFIX.length)}"; a person settles a step in doubt with resolveStep (cairn step resolve)`,
+            { kind: input.kind },
+          ),
+        );
       const payload = log.encodePayload(input.payload);
       return ctx.write('log.append', (tx, now) => log.appendEvent(tx, ctx.who, input, payload, now));
     },
@@ -75,6 +96,7 @@ export const LOG_OPS = {
     mcp: 'log_read',
     summary: 'Read a branch root to head, paged by sequence number',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.ReadBranchInput,
     output: shape.EventPage,
@@ -86,6 +108,7 @@ export const LOG_OPS = {
     mcp: 'log_event',
     summary: 'Get one event',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.GetEventInput,
     output: shape.CairnEvent,
@@ -97,6 +120,7 @@ export const LOG_OPS = {
     mcp: 'log_fork',
     summary: "Start a branch at an event (or another branch's head); nothing is copied",
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.ForkInput,
     output: shape.Branch,
@@ -107,6 +131,7 @@ export const LOG_OPS = {
     name: 'rewind',
     summary: 'Move a branch head back to an event on its path; the old head stays readable',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.RewindInput,
     output: shape.Branch,
@@ -118,6 +143,7 @@ export const LOG_OPS = {
     summary:
       'Move a branch head to any event of its session, recorded in its history (ifHead: compare-and-swap)',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.MoveHeadInput,
     output: shape.Branch,
@@ -129,6 +155,7 @@ export const LOG_OPS = {
     mcp: 'log_path',
     summary: 'Read the path root to an event, paged by sequence number, whatever branch heads point at',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.ReadPathInput,
     output: shape.EventPage,
@@ -140,6 +167,7 @@ export const LOG_OPS = {
     mcp: 'log_branches',
     summary: 'List the branches of a session with their heads',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.ListBranchesInput,
     output: shape.BranchList,
@@ -151,6 +179,7 @@ export const LOG_OPS = {
     mcp: 'log_history',
     summary: 'Head moves of a branch (create, fork, rewind, move)',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.BranchHistoryInput,
     output: shape.RefLog,
@@ -162,6 +191,7 @@ export const LOG_OPS = {
     name: 'createToken',
     summary: 'Create an API token (shown once), for a new principal or an existing one',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.CreateTokenInput,
     output: shape.CreatedToken,
@@ -186,6 +216,7 @@ export const LOG_OPS = {
     name: 'revokeToken',
     summary: 'Revoke an API token at once (members their own, admins any in the tenant)',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.RevokeTokenInput,
     output: shape.RevokedToken,
@@ -209,6 +240,7 @@ export const LOG_OPS = {
     name: 'verifyAudit',
     summary: "Verify the tenant's audit chain",
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: schema.NoInput,
     output: shape.AuditReport,

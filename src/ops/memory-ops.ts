@@ -53,6 +53,7 @@ export const MEMORY_OPS = {
     summary:
       'Remember a record in a scope (user, agent, project, session), with its kind, source and what it was made from; credentials are refused',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.RememberInput,
     output: m.MemoryRecord,
@@ -70,6 +71,7 @@ export const MEMORY_OPS = {
     summary:
       'Remember up to 1,000 records in one write, all or none, each checked as remember checks it (one audit entry lists them)',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.RememberManyInput,
     output: m.MemoryList,
@@ -92,6 +94,7 @@ export const MEMORY_OPS = {
     summary:
       'Recall records of a scope ranked by how well they match the query, with score and provenance; quarantined ones only with minTrust quarantined',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: m.RecallInput,
     output: m.RecallAnswer,
@@ -111,6 +114,7 @@ export const MEMORY_OPS = {
     name: 'listMemory',
     summary: 'The current records of a scope, newest first',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: m.ListInput,
     output: m.MemoryList,
@@ -123,6 +127,7 @@ export const MEMORY_OPS = {
     name: 'getMemory',
     summary: 'A record’s newest version, with its provenance',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: m.RecordInput,
     output: m.MemoryRecord,
@@ -133,6 +138,7 @@ export const MEMORY_OPS = {
     name: 'memoryHistory',
     summary: 'Every version of a record, oldest first (record time and world time each)',
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: m.HistoryInput,
     output: m.MemoryList,
@@ -145,6 +151,7 @@ export const MEMORY_OPS = {
     name: 'quarantineMemory',
     summary: 'Quarantine a record: recall leaves it out unless asked for quarantined records',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.RecordInput,
     output: m.MemoryRecord,
@@ -157,6 +164,7 @@ export const MEMORY_OPS = {
     name: 'promoteMemory',
     summary: 'Mark a record trusted (a person only: a user principal)',
     effect: 'write',
+    callers: 'person',
     runs: 'anywhere',
     input: m.RecordInput,
     output: m.MemoryRecord,
@@ -169,6 +177,7 @@ export const MEMORY_OPS = {
     summary:
       "Carry a branch's memory to another branch of its session (a kept fork's records become its parent's, from a new event on it)",
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.CarryInput,
     output: m.CarryAnswer,
@@ -180,6 +189,7 @@ export const MEMORY_OPS = {
     summary:
       'Forget what an abandoned branch remembered: every record of the session seen on it and on none of keepFor',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.DropBranchInput,
     output: m.ForgetAnswer,
@@ -194,6 +204,7 @@ export const MEMORY_OPS = {
     summary:
       "Embed up to `limit` records that have no vector in the current model's index (after a model change); run until remaining is 0, the old model's index answering meanwhile",
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.ReindexInput,
     output: m.ReindexAnswer,
@@ -224,6 +235,7 @@ export const MEMORY_OPS = {
     summary:
       'Forget a record — every version, its index entries — and with derived everything made from it; preview lists what would go',
     effect: 'write',
+    callers: 'any',
     runs: 'anywhere',
     input: m.ForgetInput,
     output: m.ForgetAnswer,

@@ -11,7 +11,8 @@
 import type { z } from 'zod';
 import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
-import { type CairnError, unavailable } from '../errors.js';
+import { appendAudit } from '../audit/audit-chain.js';
+import { type CairnError, forbidden, unavailable } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
 import type { TrustPolicy } from '../memory/memory.js';
@@ -65,12 +66,22 @@ export interface HttpBinding {
   maxBodyBytes?: number;
 }
 
+/**
+ * Who may call an operation, derived from the caller's token, never from its input:
+ * `any` principal of the tenant (the handler's own checks still apply), a
+ * `person` (a user principal: never an agent or a service, whatever its role),
+ * an `admin` (role admin), or a `person-admin` (a user principal with role admin).
+ */
+export type Callers = 'any' | 'person' | 'admin' | 'person-admin';
+
 export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** The method name on the fabric and the remote client. */
   name: string;
   /** What it does, in a line (OpenAPI summary, MCP description). */
   summary: string;
   effect: 'read' | 'write';
+  /** Who may call it: checked once, in `runOp`, before its input is read (docs/design/operations.md). */
+  callers: Callers;
   /**
    * Where it can run: `anywhere` (any surface, through the store), or
    * `caller` when it needs the caller's own machine (a directory to attach, a
@@ -124,15 +135,71 @@ export function opTitle(name: string): string {
   return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 }
 
+const CALLERS_SAY: Record<Exclude<Callers, 'any'>, string> = {
+  person: 'a person (a user principal; never an agent or a service)',
+  admin: 'an admin of the tenant',
+  'person-admin': 'a person who is an admin of the tenant (never an agent or a service)',
+};
+
+/** Whether `who` is among an operation's callers. */
+export function mayCall(callers: Callers, who: Identity): boolean {
+  if (callers === 'any') return true;
+  const person = who.kind === 'user';
+  const admin = who.role === 'admin';
+  return callers === 'person' ? person : callers === 'admin' ? admin : person && admin;
+}
+
 /**
- * Validates `input` against the operation's schema (the one validation of a
- * call) and runs it; bad input rejects the promise, never throws.
+ * The gate of the table: refuses a caller the operation does not declare,
+ * with an audit entry of the refusal (the only thing it writes), before the
+ * input is read.
+ */
+async function gate(operation: Op, ctx: OpContext): Promise<void> {
+  if (operation.callers === 'any' || mayCall(operation.callers, ctx.who)) return;
+  const { who } = ctx;
+  return refuseAudited(
+    ctx,
+    {
+      action: 'authority.refused',
+      resourceType: 'operation',
+      resourceId: operation.name,
+      payload: { operation: operation.name, callers: operation.callers, kind: who.kind, role: who.role },
+    },
+    forbidden(
+      `only ${CALLERS_SAY[operation.callers]} may ${opTitle(operation.name)}: principal ${who.principal} is ${who.kind === 'agent' ? 'an' : 'a'} ${who.kind} with role ${who.role}; ask one to run it with their own token`,
+      { operation: operation.name, callers: operation.callers, principal: who.principal },
+    ),
+  );
+}
+
+/**
+ * Refuses a call that concerns authority: records the refusal in the
+ * caller's audit chain (in a transaction that writes nothing else), then
+ * rejects with `error`.
+ */
+export async function refuseAudited(
+  ctx: OpContext,
+  entry: { action: string; resourceType: string; resourceId: string; payload: Record<string, unknown> },
+  error: CairnError,
+): Promise<never> {
+  const { who } = ctx;
+  await ctx.engine.write(who.tenant, (tx) =>
+    appendAudit(tx, { tenant: who.tenant, actor: who.principal, ...entry, at: Date.now() }),
+  );
+  throw error;
+}
+
+/**
+ * Checks the caller against the operation's declared callers, validates
+ * `input` against its schema (the one validation of a call) and runs it;
+ * a refusal or bad input rejects the promise, never throws.
  */
 export async function runOp<T extends Op>(
   operation: T,
   ctx: OpContext,
   input: unknown,
 ): Promise<z.output<T['output']>> {
+  await gate(operation, ctx);
   return operation.run(ctx, parseInput(operation.input, input ?? {}, opTitle(operation.name))) as Promise<
     z.output<T['output']>
   >;

@@ -217,6 +217,10 @@ export const StepRecord = z.object({
   result: z.unknown().optional(),
   error: z.object({ message: z.string(), name: z.string().optional() }).optional(),
   settledBy: z.enum(['retry-same-key', 'probe', 'person']).optional(),
+  resolvedBy: z
+    .string()
+    .optional()
+    .describe('the principal (a person) whose resolveStep settled it, or allowed its rerun'),
 });
 
 /** A directory bound to a session branch (on the host that holds it). */

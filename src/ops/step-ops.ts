@@ -1,17 +1,58 @@
 /**
- * Durable steps' operations: a branch's journal read, and a person's
- * decision on a step in doubt. The journal is events on the branch, so both
- * act through the log's own operations (and their access checks) as the
- * caller; they run on any surface, the store local or a server's.
+ * Durable steps' operations: a branch's journal read, the journal's own
+ * records (a step's intent, result or probe), and a person's decision on a
+ * step in doubt. The journal is events of Cairn's own kinds on the branch:
+ * `recordStep` writes `cairn.step` (never a resolution) and `resolveStep`,
+ * a person's only, writes `cairn.step.resolve` naming who resolved it; the
+ * log's generic `append` refuses both kinds.
  */
 import { z } from 'zod';
+import * as log from '../log/session-log.js';
 import * as schema from '../schema.js';
-import { Journal } from '../steps/journal.js';
+import { Journal, STEP_EVENT, STEP_RESOLVE_EVENT } from '../steps/journal.js';
 import { LOG_OPS } from './log-ops.js';
 import { bindOps, op } from './op.js';
 import * as shape from './shapes.js';
 
 const BranchRef = z.object({ session: schema.SessionId, branch: schema.BranchName.default('main') }).strict();
+const Position = z.number().int().min(1).max(1_000_000_000);
+const Policy = z.enum(['retry-same-key', 'probe', 'escalate']);
+
+/** What a journal records of a step, as journal.ts writes it: an intent, a result, a probe's answer. */
+const StepRecordPayload = z
+  .object({
+    intent: z
+      .object({
+        position: Position,
+        name: z.string().min(1).max(200),
+        key: z.string().min(1).max(200),
+        args: z.string().max(128).describe("digest of the step's arguments"),
+        policy: Policy,
+        compensate: z
+          .object({ name: z.string().min(1).max(200), args: z.unknown().optional() })
+          .strict()
+          .optional(),
+        effect: z.literal('local').optional(),
+      })
+      .strict()
+      .optional(),
+    done: z
+      .object({
+        position: Position,
+        ok: z.boolean(),
+        result: z.unknown().optional(),
+        error: z.object({ message: z.string(), name: z.string().optional() }).strict().optional(),
+        via: z.enum(['retry-same-key', 'probe', 'person']).optional(),
+      })
+      .strict()
+      .optional(),
+    probe: z.object({ position: Position, happened: z.boolean() }).strict().optional(),
+  })
+  .strict()
+  .refine((p) => p.intent ?? p.done ?? p.probe, 'record an intent, a result (done) or a probe');
+
+/** The log's reads a journal is opened with, as the caller. */
+const journalReads = (ctx: Parameters<typeof bindOps>[1]) => bindOps(LOG_OPS, ctx);
 
 export const STEP_OPS = {
   listSteps: op({
@@ -20,21 +61,52 @@ export const STEP_OPS = {
     summary:
       "The recorded steps of a branch: each one's position, name, key, state (done, failed, in-doubt) and result",
     effect: 'read',
+    callers: 'any',
     runs: 'anywhere',
     input: BranchRef,
     output: z.object({ steps: z.array(shape.StepRecord) }),
     http: { method: 'GET', path: '/v1/sessions/{session}/branches/{branch}/steps' },
-    run: async (ctx, input) => ({ steps: (await Journal.open(bindOps(LOG_OPS, ctx), input)).steps() }),
+    run: async (ctx, input) => ({ steps: (await Journal.read(journalReads(ctx), input)).steps() }),
+  }),
+  // Not an MCP tool: an agent's journal records its steps through its SDK.
+  recordStep: op({
+    name: 'recordStep',
+    summary:
+      "Record a step of the branch's journal: its intent, its result or a probe's answer (never a resolution: that is resolveStep's)",
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: BranchRef.extend({
+      payload: StepRecordPayload,
+      idempotencyKey: schema.IdempotencyKey.optional(),
+    }).strict(),
+    output: shape.AppendResult,
+    http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/steps', status: 201 },
+    statusOf: (event) => (event.deduplicated ? 200 : 201),
+    run: (ctx, input) => {
+      const payload = log.encodePayload(input.payload);
+      const { session, branch, idempotencyKey } = input;
+      return ctx.write('log.append', (tx, now) =>
+        log.appendOwnEvent(
+          tx,
+          ctx.who,
+          { session, branch, kind: STEP_EVENT, payload: null, idempotencyKey },
+          payload,
+          now,
+        ),
+      );
+    },
   }),
   // Not an MCP tool: settling a step in doubt is a person's decision (the escalate policy), not the agent's.
   resolveStep: op({
     name: 'resolveStep',
     summary:
-      'Resolve a step in doubt: it happened (with this result), it failed (with this error), or run it again with the same key',
+      'Resolve a step in doubt: it happened (with this result), it failed (with this error), or run it again with the same key (a person only)',
     effect: 'write',
+    callers: 'person',
     runs: 'anywhere',
     input: BranchRef.extend({
-      position: z.number().int().min(1).max(1_000_000_000),
+      position: Position,
       result: z.unknown().optional().describe('the step happened, with this result'),
       error: z.string().min(1).max(2000).optional().describe('the step failed, with this message'),
       rerun: z.literal(true).optional().describe('run it again with the same key'),
@@ -48,14 +120,25 @@ export const STEP_OPS = {
     output: shape.StepRecord,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/steps/resolve' },
     run: async (ctx, input) => {
-      const journal = await Journal.open(bindOps(LOG_OPS, ctx), input);
+      const journal = await Journal.read(journalReads(ctx), input);
       const decision =
         input.rerun !== undefined
           ? { rerun: true as const }
           : input.error !== undefined
             ? { error: input.error }
             : { result: input.result };
-      return journal.resolve(input.position, decision);
+      const resolve = journal.resolution(input.position, decision);
+      // The resolver is the caller's principal (from its token), and the store records it as the event's owner.
+      const event = await ctx.write('log.append', (tx, now) =>
+        log.appendOwnEvent(
+          tx,
+          ctx.who,
+          { session: input.session, branch: input.branch, kind: STEP_RESOLVE_EVENT, payload: null },
+          log.encodePayload({ resolve, resolvedBy: ctx.who.principal }),
+          now,
+        ),
+      );
+      return journal.applied(event, input.position);
     },
   }),
 };

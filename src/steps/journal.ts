@@ -5,6 +5,7 @@ import { readAll } from '../log/pages.js';
 import type { LOG_OPS } from '../ops/log-ops.js';
 import type { Client } from '../ops/op.js';
 import type * as shape from '../ops/shapes.js';
+import type { STEP_OPS } from '../ops/step-ops.js';
 import type { CairnEvent } from '../types.js';
 
 /**
@@ -24,12 +25,21 @@ import type { CairnEvent } from '../types.js';
  * - `probe`: ask the world (`probe`) whether the effect happened; the answer
  *   is recorded; if it happened its result is used, else the step runs again.
  * - `escalate`: fail with IN_DOUBT until a person resolves the step
- *   (`resolve`).
+ *   (`resolve`, the table's `resolveStep`: a person's only).
+ *
+ * The journal's events are Cairn's own kinds, which the log's `append`
+ * refuses: `cairn.step` (intent, result, probe) is written through
+ * `recordStep`, `cairn.step.resolve` only by `resolveStep`, naming the
+ * principal who resolved it. Replay honours a resolution only from that
+ * kind, and only when the principal it names is the event's owner (which
+ * the store sets from the writer's token).
  *
  * Keys derive from (session, branch, position): stable across retries, and
  * fresh for steps a fork adds after its fork point.
  */
 export const STEP_EVENT = 'cairn.step';
+/** A person's resolution of a step in doubt: written only by the table's `resolveStep`. */
+export const STEP_RESOLVE_EVENT = 'cairn.step.resolve';
 
 export type StepPolicy = StepRecord['policy'];
 
@@ -61,10 +71,11 @@ export interface StepOptions {
   effect?: 'local' | 'external';
 }
 
-/** The log operations a journal reads and writes through: any fabric, or the log's operations bound to a context. */
-export type JournalLog = Client<
-  Pick<typeof LOG_OPS, 'getSession' | 'listBranches' | 'readBranch' | 'append'>
->;
+/** The log operations a journal reads through. */
+export type JournalReads = Client<Pick<typeof LOG_OPS, 'getSession' | 'listBranches' | 'readBranch'>>;
+
+/** What a journal reads and writes through: any fabric (its steps recorded by `recordStep`, resolved by `resolveStep`). */
+export type JournalLog = JournalReads & Client<Pick<typeof STEP_OPS, 'recordStep' | 'resolveStep'>>;
 
 /** One step of a branch's journal: its shape is declared once, in ops/shapes.ts. */
 export type StepRecord = z.output<typeof shape.StepRecord>;
@@ -103,15 +114,21 @@ export interface StepPayload {
   done?: Done;
   intent?: Intent;
   probe?: { position: number; happened: boolean };
-  resolve?: Done | { position: number; rerun: true };
+}
+
+/** A `cairn.step.resolve` event's payload. */
+export interface ResolvePayload {
+  resolve: Done | { position: number; rerun: true };
+  /** The principal who resolved it: honoured only when it is the event's owner. */
+  resolvedBy: string;
 }
 
 const POLICIES: readonly StepPolicy[] = ['retry-same-key', 'probe', 'escalate'];
 
 export class Journal {
   private readonly records = new Map<number, StepRecord>();
-  /** Positions a person allowed to run again (escalate → rerun). */
-  private readonly rerun = new Set<number>();
+  /** Positions a person allowed to run again (escalate → rerun), with the principal who did. */
+  private readonly rerun = new Map<number, string>();
   private next = 1;
   private pending: Done | null = null;
   /** Distinguishes this process's appends from an earlier process's at the same position. */
@@ -121,14 +138,26 @@ export class Journal {
   private head = '';
 
   private constructor(
-    private readonly fabric: JournalLog,
+    private readonly fabric: JournalLog | JournalReads,
     readonly session: string,
     readonly branch: string,
     private readonly branchId: string,
   ) {}
 
   /** Opens the journal of a session branch, reading every step recorded on its path. */
-  static async open(fabric: JournalLog, input: { session: string; branch?: string }): Promise<Journal> {
+  static open(fabric: JournalLog, input: { session: string; branch?: string }): Promise<Journal> {
+    return Journal.load(fabric, input);
+  }
+
+  /** Opens a journal to read (its steps, a resolution to record): it cannot record steps. */
+  static read(fabric: JournalReads, input: { session: string; branch?: string }): Promise<Journal> {
+    return Journal.load(fabric, input);
+  }
+
+  private static async load(
+    fabric: JournalLog | JournalReads,
+    input: { session: string; branch?: string },
+  ): Promise<Journal> {
     const branchName = input.branch ?? 'main';
     await fabric.getSession({ session: input.session });
     const branch = (await fabric.listBranches({ session: input.session })).find((b) => b.name === branchName);
@@ -142,12 +171,14 @@ export class Journal {
     const { events, head } = await readAll((from) =>
       fabric.readBranch({ session: input.session, branch: branchName, from, limit: 10_000 }),
     );
-    for (const event of events) if (event.kind === STEP_EVENT) journal.replay(event);
+    for (const event of events) journal.replay(event);
     journal.head = head;
     return journal;
   }
 
   private replay(event: CairnEvent): void {
+    if (event.kind === STEP_RESOLVE_EVENT) return this.replayResolve(event);
+    if (event.kind !== STEP_EVENT) return;
     const payload = event.payload as StepPayload;
     if (payload.done) this.settle(payload.done);
     if (payload.intent) {
@@ -164,19 +195,32 @@ export class Journal {
         state: 'in-doubt',
       });
     }
-    if (payload.resolve) {
-      if ('rerun' in payload.resolve) this.rerun.add(payload.resolve.position);
-      else this.settle({ ...payload.resolve, via: 'person' });
-    }
   }
 
-  private settle(done: Done): void {
+  /** A person's resolution, honoured only as `resolveStep` writes it: its resolver is the event's owner. */
+  private replayResolve(event: CairnEvent): void {
+    const { resolve, resolvedBy } = (event.payload ?? {}) as Partial<ResolvePayload>;
+    if (!resolve || typeof resolvedBy !== 'string' || resolvedBy !== event.owner) return;
+    const record = this.records.get(resolve.position);
+    if (!record || record.state !== 'in-doubt') return;
+    if ('rerun' in resolve) this.rerun.set(resolve.position, resolvedBy);
+    else this.settle({ ...resolve, via: 'person' }, resolvedBy);
+  }
+
+  /**
+   * Settles a step. `person` is the principal of a resolution; a result
+   * the journal recorded after a person's rerun names that person too — any
+   * other claim of a person is not one.
+   */
+  private settle(done: Done, person?: string): void {
     const record = this.records.get(done.position);
     if (!record) return;
+    const resolver = person ?? (done.via === 'person' ? this.rerun.get(done.position) : undefined);
     record.state = done.ok ? 'done' : 'failed';
     if (done.ok) record.result = done.result;
     else record.error = done.error;
-    if (done.via) record.settledBy = done.via;
+    if (done.via && (done.via !== 'person' || resolver)) record.settledBy = done.via;
+    if (done.via === 'person' && resolver) record.resolvedBy = resolver;
     this.rerun.delete(done.position);
   }
 
@@ -216,11 +260,14 @@ export class Journal {
    * is recorded once; `attempt` tells apart later events of the same kind.
    */
   private async write(payload: StepPayload, position: number, what: string): Promise<CairnEvent> {
-    const event = await this.fabric.append({
+    if (!('recordStep' in this.fabric))
+      throw new Error(
+        'this journal was opened to read (Journal.read): open it with Journal.open to run steps',
+      );
+    const event = await this.fabric.recordStep({
       session: this.session,
       branch: this.branch,
-      kind: STEP_EVENT,
-      payload,
+      payload: payload as Parameters<JournalLog['recordStep']>[0]['payload'],
       idempotencyKey: `step:${this.branchId}:${position}:${what}:${this.run_}:${this.attempt++}`,
     });
     this.head = event.id;
@@ -391,12 +438,34 @@ export class Journal {
 
   /**
    * A person's decision about a step in doubt: its result (it happened), an
-   * error (it failed), or `rerun` (run it again with the same key).
+   * error (it failed), or `rerun` (run it again with the same key). It is
+   * the table's `resolveStep`, as the fabric's caller: a person's only.
    */
   async resolve(
     position: number,
     decision: { result: unknown } | { error: string } | { rerun: true },
   ): Promise<StepRecord> {
+    if (!('resolveStep' in this.fabric))
+      throw new Error('this journal was opened to read (Journal.read): open it with Journal.open to resolve');
+    const record = await this.fabric.resolveStep({
+      session: this.session,
+      branch: this.branch,
+      position,
+      ...decision,
+    });
+    if ('rerun' in decision) this.rerun.set(position, record.resolvedBy ?? '');
+    else this.records.set(position, { ...record });
+    return record;
+  }
+
+  /**
+   * What recording a person's decision writes (`resolveStep`): the payload's
+   * `resolve`, after checking the step is in doubt; nothing is written here.
+   */
+  resolution(
+    position: number,
+    decision: { result: unknown } | { error: string } | { rerun: true },
+  ): ResolvePayload['resolve'] {
     const record = this.records.get(position);
     if (!record) throw notFound(`branch ${this.branch} has no step ${position}`, { position });
     if (record.state !== 'in-doubt') {
@@ -404,15 +473,18 @@ export class Journal {
         position,
       });
     }
-    const resolve: StepPayload['resolve'] =
-      'rerun' in decision
-        ? { position, rerun: true }
-        : 'error' in decision
-          ? { position, ok: false, error: { message: decision.error } }
-          : { position, ok: true, result: decision.result ?? null };
-    await this.write({ resolve }, position, 'resolve');
-    if ('rerun' in resolve) this.rerun.add(position);
-    else this.settle({ ...resolve, via: 'person' });
-    return { ...(this.records.get(position) as StepRecord) };
+    return 'rerun' in decision
+      ? { position, rerun: true }
+      : 'error' in decision
+        ? { position, ok: false, error: { message: decision.error } }
+        : { position, ok: true, result: decision.result ?? null };
+  }
+
+  /** The step at `position` after `event`, a resolution `resolveStep` recorded, is applied. */
+  applied(event: CairnEvent, position: number): StepRecord {
+    this.replay(event);
+    const record = { ...(this.records.get(position) as StepRecord) };
+    const person = this.rerun.get(position);
+    return person ? { ...record, resolvedBy: person } : record;
   }
 }

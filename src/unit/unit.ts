@@ -210,12 +210,7 @@ export class Units {
     } else {
       const head = (await this.fabric.readBranch({ session: ws.session, branch: ws.branch, limit: 1 })).head;
       payload = payloadFor(taken.snapshot, head);
-      event = await this.fabric.append({
-        session: ws.session,
-        branch: ws.branch,
-        kind: UNIT_CHECKPOINT_EVENT,
-        payload,
-      });
+      event = await this.fabric.recordCheckpoint({ session: ws.session, branch: ws.branch, payload });
     }
     return {
       id: event.id,
@@ -503,12 +498,7 @@ export class Units {
    */
   async keep(session: string, branch: string): Promise<CairnEvent> {
     const ws = await this.branchWorkspace(session, branch);
-    const kept = await this.fabric.append({
-      session,
-      branch,
-      kind: UNIT_KEEP_EVENT,
-      payload: { workspace: ws.id },
-    });
+    const kept = await this.fabric.keepBranch({ session, branch, workspace: ws.id });
     if (ws.forkedFrom !== '') {
       const parent = await this.desk.getWorkspace(ws.forkedFrom);
       if (parent.session === session && parent.branch !== branch)
@@ -530,12 +520,7 @@ export class Units {
     if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
       throw invalid(`ttl must be a whole number of milliseconds, not ${ttlMs}`);
     const ws = await this.branchWorkspace(session, branch);
-    return this.fabric.append({
-      session,
-      branch,
-      kind: UNIT_ABANDON_EVENT,
-      payload: { workspace: ws.id, expiresAt: now + ttlMs },
-    });
+    return this.fabric.abandonBranch({ session, branch, workspace: ws.id, expiresAt: now + ttlMs });
   }
 
   /** Discards the workspaces of abandoned fork branches whose time ran out; returns their ids. */
