@@ -13,6 +13,7 @@ import { type DirNode, dirNode, flatten, redactedPaths, statKeyOf } from './mode
 import type { Snapshot } from './rows.js';
 import { inGitDir, type Scanner } from './scan.js';
 import type { Snapshots } from './snapshots.js';
+import { MAX_PATH_BYTES, validName } from './tree.js';
 
 export interface RestorePreview {
   snapshot: Snapshot;
@@ -122,6 +123,10 @@ export class Restore {
     return this.handles.withHandle(workspace, async (h) => {
       const only = this.checkPaths(h, options.paths);
       const target = await ctx.snapshotById(snapshot);
+      // The whole plan first: every tree read, every path checked, before a single file is touched.
+      const plan = this.applyTo(h, false, only);
+      await applyTree(plan, h.root, dirNode(target.root, target.files, target.bytes));
+      checkPlan(h.row.dir, plan.changes);
       const before = (await this.snapshots.snapshot(h, 'checkpoint')).snapshot;
       const eventsAfter = await this.eventsAfter(h, target);
       const apply = this.applyTo(h, true, only);
@@ -256,4 +261,30 @@ function workspacePath(root: string, path: string): string {
     }
   }
   return rel;
+}
+
+/**
+ * Refuses a restore plan with any path a restore must not write: too long
+ * (a name over 255 bytes, a path over 4,096), or below a symlink on disk
+ * that leaves the workspace and that the plan does not replace.
+ */
+export function checkPlan(root: string, changes: readonly PathChange[]): void {
+  const replaced = new Set(changes.filter((c) => c.change !== 'added').map((c) => c.path));
+  for (const { path, change } of changes) {
+    if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES || !path.split('/').every(validName)) {
+      throw invalid(
+        `the snapshot holds a path a restore cannot write (${path.slice(0, 80)}…, ${Buffer.byteLength(path, 'utf8')} bytes): nothing was changed; restore another snapshot, or pass --path to restore the rest`,
+        { path: path.slice(0, 256) },
+      );
+    }
+    if (change === 'removed') continue;
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const on = parts.slice(0, i).join('/');
+      if (replaced.has(on)) break;
+      const st = lstatSync(join(root, on), { throwIfNoEntry: false });
+      if (!st) break;
+      if (st.isSymbolicLink()) workspacePath(root, path);
+    }
+  }
 }

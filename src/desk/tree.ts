@@ -42,9 +42,24 @@ export function encodeTree(items: TreeItem[]): { digest: string; bytes: Buffer }
 
 export const EMPTY_TREE = encodeTree([]);
 
-/** A name one directory entry may have: no separators, not `.`/`..`, no NUL. */
+/** The longest name of one entry and the longest path a snapshot holds, in UTF-8 bytes (Linux's NAME_MAX, PATH_MAX). */
+export const MAX_NAME_BYTES = 255;
+export const MAX_PATH_BYTES = 4096;
+
+/**
+ * A name one directory entry may have: no separators, not `.`/`..`, no NUL,
+ * at most 255 bytes. Every tree is decoded through it, and a pack from
+ * outside the store is refused when one of its trees is not (verifyPack).
+ */
 export function validName(name: string): boolean {
-  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\0');
+  return (
+    name !== '' &&
+    name !== '.' &&
+    name !== '..' &&
+    !name.includes('/') &&
+    !name.includes('\0') &&
+    Buffer.byteLength(name, 'utf8') <= MAX_NAME_BYTES
+  );
 }
 
 function malformedTree(digest: string, why: string): CairnError {
