@@ -281,10 +281,10 @@ describe('input that nests too deep or holds integers beyond 2^53: a typed 400 o
     await cleanup?.();
   });
 
-  /** JSON text `levels` deep, arrays and objects in turn (JSON.stringify itself overflows the stack on it). */
+  /** JSON text `levels` deep, objects and arrays in turn (JSON.stringify itself overflows the stack on it). */
   const deep = (levels: number) => {
     const opens: string[] = [];
-    for (let i = 0; i < levels; i++) opens.push(i % 2 === 0 ? '[' : '{"a":');
+    for (let i = 0; i < levels; i++) opens.push(i % 2 === 0 ? '{"a":' : '[');
     const closes = opens.map((o) => (o === '[' ? ']' : '}')).reverse();
     return `${opens.join('')}1${closes.join('')}`;
   };
@@ -298,27 +298,31 @@ describe('input that nests too deep or holds integers beyond 2^53: a typed 400 o
     return { status: response.status, body: (await response.json()) as { code?: string } };
   }
 
-  it('a payload 10,000 levels deep is INVALID_ARGUMENT (400) over HTTP and a tool error over MCP; nothing is written', async () => {
-    const http = await httpAppend(deep(10_000));
-    expect(http.status).toBe(400);
-    expect(http.body.code).toBe('INVALID_ARGUMENT');
-    const mcp = await callTool(
-      server.url,
-      token,
-      'log_append',
-      {
-        session,
-        kind: 'message',
-        payload: RAW,
-      },
-      deep(10_000),
-    );
-    expect(mcp.isError).toBe(true);
-    expect(mcp.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  it('data 10,000 levels deep is INVALID_ARGUMENT (400) over HTTP and a tool error over MCP, on the log and in memory; nothing is written', async () => {
     const fabric = store.fabric(await store.authenticate(token));
+    const memo = (data: string) =>
+      fetch(`${server.url}/v1/memory`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: `{"scope":{"user":"u"},"text":"a note","data":${data}}`,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code?: string } }));
+    for (const http of [await httpAppend(deep(10_000)), await memo(deep(10_000))]) {
+      expect(http.status).toBe(400);
+      expect(http.body.code).toBe('INVALID_ARGUMENT');
+    }
+    for (const [tool, args] of [
+      ['log_append', { session, kind: 'message', payload: RAW }],
+      ['remember', { scope: { user: 'u' }, text: 'a note', data: RAW }],
+    ] as const) {
+      const mcp = await callTool(server.url, token, tool, args, deep(10_000));
+      expect(mcp.isError, tool).toBe(true);
+      expect(mcp.structuredContent?.error, tool).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    }
     expect((await fabric.readBranch({ session })).events).toHaveLength(0);
+    expect((await fabric.listMemory({ scope: { user: 'u' } })).items).toHaveLength(0);
     // 200 levels is data like any other.
     expect((await httpAppend(deep(200))).status).toBe(201);
+    expect((await memo(deep(200))).status).toBe(201);
   });
 
   it('an integer beyond 2^53 in a payload is refused over MCP as over HTTP', async () => {
