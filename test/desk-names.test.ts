@@ -103,7 +103,10 @@ describe('a restore checks its whole plan first', () => {
       await add('tree', t.bytes);
       below = { name: `${i}`.padStart(250, 'd'), kind: 'dir', tree: t.digest, files: 1, bytes: 5 };
     }
-    const root = encodeTree([{ name: 'a.txt', kind: 'file', size: 4, exec: false, chunks: [changed] }, below]);
+    const root = encodeTree([
+      { name: 'a.txt', kind: 'file', size: 4, exec: false, chunks: [changed] },
+      below,
+    ]);
     await add('tree', root.bytes);
     await writer.flush();
     const { head } = await ctx.store.head(ws.id);
