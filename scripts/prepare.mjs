@@ -17,9 +17,15 @@ function run(command, args) {
 
 if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
   // Measured on a 2-core VM: ~100 s, most of it compiling better-sqlite3 (no prebuilt binary is fetched).
-  console.error('cairn: installing dependencies from package-lock.json (the first run compiles better-sqlite3: about 2 minutes on 2 cores)…');
+  console.error(
+    'cairn: installing dependencies from package-lock.json (the first run compiles better-sqlite3: about 2 minutes on 2 cores)…',
+  );
   const started = Date.now();
   run('npm', ['ci', '--no-audit', '--no-fund']);
   console.error(`cairn: installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
+// Said before it starts, so a run shows progress from its first second (tsc takes ~15 s, minutes on a loaded machine).
+console.error('cairn: building dist/ (tsc -p tsconfig.json)…');
+const building = Date.now();
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+console.error(`cairn: built in ${Math.round((Date.now() - building) / 1000)} s`);

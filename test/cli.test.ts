@@ -16,8 +16,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('cairn CLI on a local store', () => {
   let tenant = '';
+  /** A session of the shared store with its main branch, made before any test: no test depends on another's. */
   let session = '';
-  const events: string[] = [];
 
   beforeAll(async () => {
     const init = await ok(['init']);
@@ -25,7 +25,21 @@ describe('cairn CLI on a local store', () => {
     expect(init.id).toMatch(/^tn_/);
     expect(init.tenant).toBe(init.id);
     tenant = init.id;
+    session = (await ok(['session', 'new', '--title', 'shared'])).id;
   });
+
+  /** A new session of the shared store whose main branch holds three events: a message by `bot`, a tool call and its result. */
+  async function threeEvents(): Promise<{ session: string; events: string[] }> {
+    const own = (await ok(['session', 'new', '--title', 'three'])).id as string;
+    const events: string[] = [];
+    for (const [kind, payload, actor] of [
+      ['message', '{"text":"hi"}', ['--actor', 'bot']],
+      ['tool.call', '{"tool":"ls"}', []],
+      ['tool.result', '{"result":[1,2,3]}', []],
+    ] as const)
+      events.push((await ok(['log', 'append', own, '--kind', kind, '--payload', payload, ...actor])).id);
+    return { session: own, events };
+  }
 
   it('init is idempotent; whoami acts as the local principal', async () => {
     const [again, who] = await Promise.all([ok(['init']), ok(['whoami'])]);
@@ -34,14 +48,19 @@ describe('cairn CLI on a local store', () => {
   });
 
   it('session new, ls and show', async () => {
-    const created = await ok(['session', 'new', '--title', 'first', '--meta', '{"team":"a"}']);
+    // A store of its own, so the listing holds only this session.
+    const own = join(work, 'sessions-store');
+    const ownTenant = (await ok(['init'], { store: own })).id;
+    const created = await ok(['session', 'new', '--title', 'first', '--meta', '{"team":"a"}'], {
+      store: own,
+    });
     expect(created.id).toMatch(/^ss_/);
-    expect(created).toMatchObject({ title: 'first', meta: { team: 'a' }, tenant });
-    session = created.id;
+    expect(created).toMatchObject({ title: 'first', meta: { team: 'a' }, tenant: ownTenant });
+    const session = created.id;
 
     const [page, shown] = await Promise.all([
-      ok(['session', 'ls', '--limit', '10']),
-      ok(['session', 'show', session]),
+      ok(['session', 'ls', '--limit', '10'], { store: own }),
+      ok(['session', 'show', session], { store: own }),
     ]);
     expect(page.sessions.map((s: { id: string }) => s.id)).toEqual([session]);
     expect(page.next).toBeNull();
@@ -50,6 +69,7 @@ describe('cairn CLI on a local store', () => {
   });
 
   it('log append from a flag, stdin and a file, with an idempotency key', async () => {
+    const session = (await ok(['session', 'new', '--title', 'appends'])).id as string;
     const first = await ok([
       'log',
       'append',
@@ -89,10 +109,10 @@ describe('cairn CLI on a local store', () => {
     writeFileSync(file, '{"result":[1,2,3]}');
     const fromFile = await ok(['log', 'append', session, '--kind', 'tool.result', '--payload-file', file]);
     expect(fromFile).toMatchObject({ seq: 3, payload: { result: [1, 2, 3] } });
-    events.push(first.id, fromStdin.id, fromFile.id);
   });
 
   it('log show pages through a branch, and prints one line per event for people', async () => {
+    const { session, events } = await threeEvents();
     const [page, human] = await Promise.all([
       ok(['log', 'show', session, '--from', '2', '--limit', '1']),
       cairn(['log', 'show', session, '--store', store]),
@@ -106,6 +126,7 @@ describe('cairn CLI on a local store', () => {
   });
 
   it('branch fork, ls, rewind and history', async () => {
+    const { session, events } = await threeEvents();
     const [fork, rewound] = await Promise.all([
       ok(['branch', 'fork', session, '--at', events[0]!, '--name', 'alt']),
       ok(['branch', 'rewind', session, 'main', '--to', events[1]!]),
@@ -149,10 +170,14 @@ describe('cairn CLI on a local store', () => {
     const home = join(work, 'home');
     const project = join(work, 'project');
     mkdirSync(project, { recursive: true });
+    // A store holding exactly one session, named only by CAIRN_STORE.
+    const envStore = join(work, 'env-store');
+    await ok(['init'], { store: envStore });
+    await ok(['session', 'new'], { store: envStore });
     const [help, sub, viaEnv, initialised, viaXdg, version, noHome] = await Promise.all([
       cairn(['help']),
       cairn(['branch', 'rewind', '--help']),
-      cairn(['session', 'ls', '--json'], { env: { CAIRN_STORE: store } }),
+      cairn(['session', 'ls', '--json'], { env: { CAIRN_STORE: envStore } }),
       cairn(['init', '--json'], { cwd: project, env: { HOME: home } }),
       cairn(['init', '--json'], { cwd: project, env: { HOME: home, XDG_DATA_HOME: join(work, 'xdg') } }),
       cairn(['--version']),
@@ -1039,8 +1064,14 @@ describe('cairn proxy and approvals across processes', () => {
 async function childStarted(running: ChildProcessWithoutNullStreams, dir: string) {
   const closed = new Promise<number | null>((resolve) => running.on('close', resolve));
   running.stdin.end();
+  let exited = false;
+  void closed.then(() => {
+    exited = true;
+  });
+  // Looks until the child wrote its pid (or the exec ended without one): bounded by a count generous for a
+  // loaded machine, and over as soon as the file is there.
   let pid = 0;
-  for (let i = 0; i < 200 && pid === 0; i++) {
+  for (let i = 0; i < 4_000 && pid === 0 && !exited; i++) {
     await new Promise((r) => setTimeout(r, 25));
     try {
       pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8').trim());
