@@ -272,7 +272,7 @@ const restore: DeskCommand = {
       if (call.values.preview === true) {
         const preview = await desk.previewRestore(ws.id, snapshot, options);
         call.out.result(preview, [
-          `restoring ${snapshot} would change ${preview.changes.length} paths:`,
+          `restoring ${snapshot} in ${ws.dir} (${ws.id}) would change ${preview.changes.length} paths:`,
           ...changeLines(preview.changes),
           `${preview.eventsAfter.length} log events after it stay in the log (a restore does not undo what they did):`,
           ...preview.eventsAfter.map((e) => `  ${e.seq} ${e.kind} ${e.id}`),
@@ -283,7 +283,7 @@ const restore: DeskCommand = {
       }
       const result = await desk.restore(ws.id, snapshot, options);
       call.out.result(result, [
-        `restored ${snapshot}: ${result.changes.length} paths changed (undo with \`cairn ws restore ${result.before.id}\`)`,
+        `restored ${snapshot} in ${ws.dir} (${ws.id}): ${result.changes.length} paths changed (undo with \`cairn ws restore ${result.before.id}\`)`,
         ...changeLines(result.changes),
         ...result.blocked.map((p) => `left alone ${p}: untracked files are in the way`),
         ...result.redacted.map((p) => `${p} was restored with its secret spans redacted`),
