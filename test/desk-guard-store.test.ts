@@ -7,11 +7,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresBlobStore } from '../src/blob/postgres/postgres-blob-store.js';
+import { SMALL_FILE } from '../src/desk/chunker.js';
 import type { Desk, DeskOptions } from '../src/desk/desk.js';
-import { withChecksum } from '../src/desk/guard.js';
+import { credentialPathRule, withChecksum } from '../src/desk/guard.js';
 import { PostgresEngine } from '../src/storage/postgres/postgres-engine.js';
 import { Store as SourceStore } from '../src/store.js';
 import { expectCode as sourceExpectCode } from '../src/testing/expect-code.js';
@@ -121,17 +122,27 @@ function guardSuite(backend: Backend, library: Library = 'source') {
     const work = join(temp.dir, 'work');
     const cases: CorpusCase[] = plantCorpus(work, join(temp.dir, 'keys'));
     expect(cases.length).toBeGreaterThanOrEqual(60);
-    const desk = openDesk();
+    // With .git snapshotted (a store setting), so the git-history family is scanned, not just left out.
+    const desk = openDesk({ includeGit: true });
     const attached = await desk.attach({ dir: work });
     const { workerFiles } = (desk as unknown as { guard: { workerFiles: number } }).guard;
     // Each file went through the path under test: on the worker in the built library, inline from the sources.
-    if (library === 'built') expect(workerFiles).toBeGreaterThanOrEqual(cases.length);
+    // Small files are scanned whole, but git's objects (inflated on this thread), those under names/
+    // (withheld by name) and those a path rule withholds unread.
+    const scannedWhole = files(work).filter(
+      (f) =>
+        !f.includes('/.git/objects/') &&
+        !f.includes('/names/') &&
+        credentialPathRule(relative(work, f)) === null &&
+        statSync(f).size < SMALL_FILE,
+    );
+    if (library === 'built') expect(workerFiles).toBeGreaterThanOrEqual(scannedWhole.length);
     else expect(workerFiles).toBe(0);
     await desk.close();
     desks.length = 0;
     const parts = storeBytes();
     // Git history: a copy fork's repositories must not yield the secret to git either.
-    const forkDesk = openDesk();
+    const forkDesk = openDesk({ includeGit: true });
     const fork = await forkDesk.fork(attached.workspace.id, { dir: join(temp.dir, 'fork'), driver: 'copy' });
     const byFamily: Record<string, { planted: number; out: number; missed: string[] }> = {};
     for (const c of cases) {
@@ -251,7 +262,8 @@ function guardSuite(backend: Backend, library: Library = 'source') {
     const commit = git(work, 'rev-parse', 'HEAD').trim();
     git(work, 'rm', '-q', 'deploy.cfg');
     expect(statSync(work).isDirectory()).toBe(true);
-    const desk = openDesk({ secretPolicy: 'fail' });
+    // .git is snapshotted only when the store says so (snapshots.git): then its history is guarded too.
+    const desk = openDesk({ secretPolicy: 'fail', includeGit: true });
     const error = await expectCode(desk.attach({ dir: work }), 'FORBIDDEN');
     const findings = error.data.findings as { path: string; commit?: string; inPath?: string }[];
     expect(findings).toContainEqual(expect.objectContaining({ commit, inPath: 'deploy.cfg' }));

@@ -44,12 +44,14 @@ import {
   scanWhole,
 } from './guard/scan.js';
 import { ScanWorker } from './guard/scan-pool.js';
+import { readPackIndex } from './pack-format.js';
 
 export { credentialPathRule } from './guard/paths.js';
 export { type Confidence, checksumValid, withChecksum } from './guard/rules.js';
 
 export { type FindingAction, LOOKAHEAD, type SecretFinding } from './guard/scan.js';
 export { unkeyedSecretRules } from './guard/secretlint.js';
+export { placeholder, type Redaction, redactEncoded, redactJson, scanText } from './guard/text.js';
 
 /**
  * `'exclude'` (default): keep credentials out of the snapshot (the span
@@ -464,6 +466,28 @@ function dedupe(findings: SecretFinding[]): SecretFinding[] {
     out.push(f);
   }
   return out;
+}
+
+// ---- objects a remote client sends -------------------------------------------------
+
+/**
+ * The store's own look at a pack a remote client sends (`deskPutPack`, a
+ * commit's inline pack): the client's guard may be off or not Cairn's, so
+ * every object is scanned again, off the event loop where the scan worker is
+ * built. An honest client keeps credentials out (withheld, or redacted when
+ * they are examples), so a high-confidence finding here means the client's
+ * guard did not run: FORBIDDEN (see {@link guardFailure}), and nothing of the
+ * pack is stored. Findings name the object; they hold no secret.
+ */
+export async function refuseSecretsInPack(pack: Buffer, guard: Guard = defaultGuard): Promise<void> {
+  const findings: SecretFinding[] = [];
+  for (const entry of readPackIndex(pack)) {
+    // A copy: the scan worker may take the bytes over.
+    const bytes = Buffer.from(pack.subarray(entry.off, entry.off + entry.len));
+    const verdict = await guard.admit(`[${entry.kind} ${entry.digest}]`, bytes, undefined, true, true);
+    findings.push(...verdict.findings);
+  }
+  if (blocksCheckpoint(findings)) throw guardFailure(findings);
 }
 
 // ---- policy -----------------------------------------------------------------

@@ -317,6 +317,8 @@ export async function appendEvent(
   input: ValidAppend,
   payload: string,
   now: number,
+  /** Credentials the guard replaced in the payload (redactEncoded): counted in the audit entry. */
+  redacted = 0,
 ): Promise<AppendResult> {
   const actor = input.actor ?? who.principal;
   if (input.idempotencyKey !== undefined) {
@@ -383,7 +385,13 @@ export async function appendEvent(
     action: 'event.append',
     resourceType: 'event',
     resourceId: row.id,
-    payload: { digest: eventDigest(row), branch: branch.id, head: row.id, headSeq: row.seq },
+    payload: {
+      digest: eventDigest(row),
+      branch: branch.id,
+      head: row.id,
+      headSeq: row.seq,
+      ...(redacted > 0 ? { redacted } : {}),
+    },
     at: now,
   });
   return { ...toEvent(row), deduplicated: false };

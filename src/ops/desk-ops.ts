@@ -11,6 +11,7 @@
  * workspaces of the tenant would then reuse).
  */
 import { digestOf } from '../desk/chunker.js';
+import { refuseSecretsInPack } from '../desk/guard.js';
 import { PACK_BYTES } from '../desk/objects.js';
 import { packIndexBytes, verifyPack } from '../desk/pack-format.js';
 import * as schema from '../schema.js';
@@ -54,6 +55,8 @@ export const DESK_OPS = {
     http: { method: 'PUT', path: '/v1/desk/packs/{digest}', body: 'bytes', maxBodyBytes: MAX_PACK_BYTES },
     run: async (ctx, input) => {
       const objects = verifyPack(input.digest, input.bytes).length;
+      // The client's guard is not the store's: its objects are scanned again here.
+      await refuseSecretsInPack(input.bytes);
       await ctx.desk().putPack(input.digest, input.bytes);
       return { pack: input.digest, objects };
     },
@@ -83,13 +86,14 @@ export const DESK_OPS = {
     output: shape.DeskCommitted,
     // The commit names every object it reuses (a digest each: ~70 bytes of JSON), so its body grows with the tree.
     http: { method: 'POST', path: '/v1/desk/snapshots', status: 201, maxBodyBytes: 24 * 1024 * 1024 },
-    run: (ctx, input) => {
+    run: async (ctx, input) => {
       const { inline, ...rest } = input;
       let pack: Buffer | undefined;
       if (inline !== undefined) {
         pack = Buffer.from(inline, 'base64');
         // Named by its own hash: what is checked is each object against its digest.
         verifyPack(digestOf(pack), pack);
+        await refuseSecretsInPack(pack);
       }
       return ctx.desk().commit({ ...rest, ...(pack ? { inline: pack } : {}) });
     },

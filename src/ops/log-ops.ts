@@ -3,6 +3,7 @@
  * route, its OpenAPI entry, its remote and embedded method.
  */
 import { verifyAuditChain } from '../audit/audit-verify.js';
+import { redactEncoded } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import { insertPrincipal, insertToken, revokeToken } from '../identity/identity-store.js';
@@ -87,8 +88,10 @@ export const LOG_OPS = {
             { kind: input.kind },
           ),
         );
-      const payload = log.encodePayload(input.payload);
-      return ctx.write('log.append', (tx, now) => log.appendEvent(tx, ctx.who, input, payload, now));
+      // A credential in the payload is stored as a typed placeholder, and counted in the audit entry.
+      return redactEncoded(input.payload, log.encodePayload).then(({ payload, redacted }) =>
+        ctx.write('log.append', (tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
+      );
     },
   }),
   readBranch: op({

@@ -457,5 +457,325 @@ export function plantCorpus(root: string, scratch: string): CorpusCase[] {
       git: { repo, secret },
     });
   }
+
+  // ---- issue 19's families: decoded, JWTs, Cairn's own, split, hidden -------------------------------
+  for (const sample of familySamples()) {
+    put(root, `families/${sample.path}`, sample.content);
+    cases.push({
+      family: sample.family,
+      name: sample.name,
+      needles: sample.needles.map((n) => Buffer.from(n)),
+    });
+  }
   return cases;
+}
+
+// ---- families of issue 19: decoded, split, hidden, JWTs, Cairn's own -----------------------------
+
+/** One file of a family: where it goes, what it holds, and the byte strings that would be the leak. */
+export interface FamilySample {
+  family: string;
+  name: string;
+  path: string;
+  content: string | Buffer;
+  /** Strings of the secret as the file holds it (and as it decodes): none may reach the store. */
+  needles: string[];
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const b64url = (s: string) => Buffer.from(s).toString('base64url');
+
+/** A JWT of the real shape (RS256 header, a service account's claims, a random signature). */
+export function jwt(): string {
+  const header = b64url(JSON.stringify({ alg: 'RS256', kid: rand(20) }));
+  const claims = b64url(
+    JSON.stringify({ iss: 'kubernetes/serviceaccount', sub: `system:serviceaccount:ci:${rand(8)}` }),
+  );
+  return `${header}.${claims}.${b64url(randomBytes(256).toString('latin1'))}`;
+}
+
+/** Cuts `s` in two at `at` (for secrets split across lines). */
+const cut = (s: string, at: number): [string, string] => [s.slice(0, at), s.slice(at)];
+
+/** Wraps text at `width` columns, as `base64` and PEM do. */
+const wrap = (s: string, width: number) => s.match(new RegExp(`.{1,${width}}`, 'g'))?.join('\n') ?? s;
+
+export function familySamples(): FamilySample[] {
+  const out: FamilySample[] = [];
+  const add = (family: string, name: string, path: string, content: string | Buffer, ...needles: string[]) =>
+    out.push({ family, name, path, content, needles: needles.map((n) => middle(n, 20)) });
+  const gh = () => withChecksum('ghp', rand(30));
+
+  // Base64 and hex: Kubernetes Secrets, docker pull secrets, encoded env files.
+  {
+    const t = gh();
+    add(
+      'base64',
+      'Kubernetes Secret data: field',
+      'deploy/secret.yaml',
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: gh\ntype: Opaque\ndata:\n  GITHUB_TOKEN: ${b64(t)}\n`,
+      t,
+      b64(t),
+    );
+    const pass = rand(24);
+    const docker = JSON.stringify({ auths: { 'registry.internal': { auth: b64(`robot:${pass}`) } } });
+    add(
+      'base64',
+      '.dockerconfigjson pull secret',
+      'deploy/pull-secret.yaml',
+      `apiVersion: v1\nkind: Secret\ntype: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: ${b64(docker)}\n`,
+      b64(docker),
+    );
+    const aws = rand(40);
+    const env = `AWS_ACCESS_KEY_ID=AKIA${rand(16, UPPER)}\naws_secret_access_key=${aws}\n`;
+    add('base64', 'base64 of an AWS credentials file', 'ci/creds.b64', `${b64(env)}\n`, b64(env));
+    const wrapped = `# settings\nexport const timeoutMs = 30_000;\nexport const token = '${gh()}';\n`;
+    add(
+      'base64',
+      'base64 wrapped at 76 columns',
+      'ci/settings.b64.txt',
+      `${wrap(b64(wrapped), 76)}\n`,
+      b64(wrapped).slice(40, 76),
+    );
+    const s = `sk_live_${rand(24)}`;
+    add(
+      'base64',
+      'URL-safe base64 in JSON',
+      'app/state.json',
+      `{"blob":"${b64url(`key=${s}`)}"}\n`,
+      b64url(`key=${s}`),
+    );
+    const h = gh();
+    const hex = Buffer.from(`token=${h}`).toString('hex');
+    add('base64', 'hex-encoded token', 'app/state.hex', `${hex}\n`, hex);
+  }
+
+  // JWTs and kubeconfig bearer tokens.
+  {
+    const a = jwt();
+    add(
+      'jwt',
+      'kubeconfig user token (a JWT, no kind: Config)',
+      'deploy/ci-user.yaml',
+      `users:\n- name: ci\n  user:\n    token: ${a}\n`,
+      a.split('.')[2] as string,
+    );
+    const b = jwt();
+    add(
+      'jwt',
+      'Authorization: Bearer JWT in a script',
+      'scripts/call.sh',
+      `curl -H "Authorization: Bearer ${b}" https://k8s.internal/api\n`,
+      b.split('.')[2] as string,
+    );
+    const c = jwt();
+    add('jwt', 'JWT in JSON', 'app/session.json', `{"id_token":"${c}"}\n`, c.split('.')[2] as string);
+    const k = rand(40);
+    add(
+      'jwt',
+      'kubeconfig user token (opaque, no kind: Config)',
+      'deploy/admin.yml',
+      `contexts: []\nusers:\n  - name: admin\n    user:\n      token: ${k}\n`,
+      k,
+    );
+  }
+
+  // Cairn's own: the master key as `cred keygen` prints it, tokens and handles of today's format.
+  {
+    const k1 = rand(64, HEX);
+    add(
+      'cairn',
+      'cred keygen transcript',
+      'notes/setup.txt',
+      `$ cairn cred keygen\n${k1}\n$ echo done\n`,
+      k1,
+    );
+    const k2 = rand(64, HEX);
+    add(
+      'cairn',
+      'cred keygen --json output',
+      'notes/keygen.json',
+      `{"masterKey":"${k2}","id":"${rand(16, HEX)}"}\n`,
+      k2,
+    );
+    const k3 = randomBytes(32).toString('base64');
+    add('cairn', 'master key (base64) in notes', 'notes/ops.md.txt', `vault master key: ${k3}\n`, k3);
+    const tk = rand(52, B32);
+    add(
+      'cairn',
+      'token of a tn_ tenant in a shell profile',
+      'home/profile.sh',
+      `export CAIRN_TOKEN=cairn.tn_${rand(26, B32)}.tk_${rand(26, B32)}.${tk}\n`,
+      tk,
+    );
+    const hd = rand(52, B32);
+    add(
+      'cairn',
+      'branch handle of a tn_ tenant in JSON',
+      'agent/handle.json',
+      `{"handle":"cbh.tn_${rand(26, B32)}.hd_${rand(26, B32)}.${hd}"}\n`,
+      hd,
+    );
+  }
+
+  // Split across adjacent lines.
+  {
+    const [a1, a2] = cut(gh(), 18);
+    add(
+      'split',
+      "JS string concatenation ('…' +\\n '…')",
+      'src/split-a.ts',
+      `export const t =\n  '${a1}' +\n  '${a2}';\n`,
+      a1.slice(4) + a2.slice(0, 8),
+    );
+    const [b1, b2] = cut(gh(), 22);
+    add(
+      'split',
+      'Python implicit concatenation',
+      'src/split_b.py',
+      `TOKEN = (\n    "${b1}"\n    "${b2}"\n)\n`,
+      b1.slice(6) + b2.slice(0, 6),
+    );
+    const [c1, c2] = cut(`glpat-${rand(20)}`, 12);
+    add(
+      'split',
+      'shell line continuation',
+      'scripts/split-c.sh',
+      `export GL_TOKEN=${c1}\\\n${c2}\nrun\n`,
+      c1 + c2,
+    );
+    const [d1, d2] = cut(gh(), 20);
+    add(
+      'split',
+      'hard-wrapped note',
+      'notes/split-d.txt',
+      `the deploy token is ${d1}\n${d2} (rotate monthly)\n`,
+      d1.slice(4) + d2.slice(0, 8),
+    );
+    const [e1, e2] = cut(`sk_live_${rand(24)}`, 16);
+    add(
+      'split',
+      'YAML folded value',
+      'deploy/split-e.yaml',
+      `stripe:\n  key: >-\n    ${e1}\n    ${e2}\n`,
+      e1 + e2,
+    );
+  }
+
+  // Hidden characters.
+  {
+    const t = gh();
+    const zw = `${t.slice(0, 10)}\u200b${t.slice(10, 20)}\u200d${t.slice(20)}`;
+    add(
+      'hidden',
+      'zero-width characters inside a token',
+      'src/zw.ts',
+      `export const t = '${zw}';\n`,
+      t.slice(10, 20),
+      t.slice(20),
+    );
+    const f = gh();
+    const full = [...f].map((ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0)).join('');
+    add('hidden', 'full-width token', 'src/fw.ts', `export const t = '${full}';\n`, full.slice(8, 20));
+  }
+  return out;
+}
+
+/** Files that look like the families above and are not credentials: none may be flagged. */
+export function lookAlikes(): FamilySample[] {
+  const out: FamilySample[] = [];
+  const add = (family: string, name: string, path: string, content: string | Buffer) =>
+    out.push({ family, name, path, content, needles: [] });
+  add(
+    'base64',
+    'ConfigMap-like data of plain text',
+    'deploy/config.yaml',
+    `data:\n  settings: ${b64('log_level=debug\nworkers=4\nregion=eu-west-1\n')}\n`,
+  );
+  add(
+    'base64',
+    'lock-file integrity hashes',
+    'package-lock.json',
+    `{"integrity":"sha512-${randomBytes(64).toString('base64')}"}\n`,
+  );
+  add(
+    'base64',
+    'a PNG data URI',
+    'web/icon.css',
+    `.i{background:url(data:image/png;base64,${randomBytes(600).toString('base64')})}\n`,
+  );
+  add(
+    'base64',
+    'SHA-256 digests',
+    'SHA256SUMS',
+    `${rand(64, HEX)}  cairn.tgz\n${rand(64, HEX)}  cairn.zip\n`,
+  );
+  add(
+    'base64',
+    'hex of plain text',
+    'app/greeting.hex',
+    `${Buffer.from('hello from the build server, all is well').toString('hex')}\n`,
+  );
+  add(
+    'jwt',
+    'a JWT header alone',
+    'src/jwt-doc.ts',
+    `export const header = '${b64url('{"alg":"HS256","typ":"JWT"}')}';\n`,
+  );
+  add(
+    'jwt',
+    'kubeconfig user with a templated password',
+    'deploy/values.yaml',
+    'user:\n  name: app\n  password: {{ .Values.password }}\n',
+  );
+  add(
+    'jwt',
+    'kubeconfig user with an exec plugin',
+    'deploy/kube.yaml',
+    'users:\n- name: eks\n  user:\n    exec:\n      command: aws\n',
+  );
+  add(
+    'cairn',
+    'master key id and file path',
+    'notes/keys.txt',
+    `master key id: ${rand(16, HEX)}\nmasterKeyFile: /etc/cairn/master.key\n`,
+  );
+  add(
+    'cairn',
+    'cred keygen mentioned, a digest later',
+    'notes/howto.txt',
+    `run \`cairn cred keygen --out key\`\n\n\n\n\n\nsha256 of the tarball:\n${rand(64, HEX)}\n`,
+  );
+  add(
+    'cairn',
+    'token id and handle id alone',
+    'notes/ids.txt',
+    `token tk_${rand(26, B32)} of tenant tn_${rand(26, B32)}\n`,
+  );
+  add(
+    'split',
+    'wrapped prose',
+    'docs-not/guide.txt',
+    'The deployment pipeline builds the container image, then\nintroduces the configuration into the environment-specific\ncluster once every check passes.\n',
+  );
+  add(
+    'split',
+    'method chains and long identifiers',
+    'src/chain.ts',
+    'const result = someService\n  .configurationLoaderFactory\n  .createConfigurationLoader();\n',
+  );
+  add(
+    'split',
+    'base64 of a public certificate, wrapped',
+    'certs/ca.txt',
+    `${wrap(randomBytes(600).toString('base64'), 64)}\n`,
+  );
+  add('hidden', 'full-width prose', 'notes/ja.txt', 'ＣＡＩＲＮ　のメモ：ｔｅｓｔ ａｂｃ\n');
+  add(
+    'hidden',
+    'zero-width joiner in emoji',
+    'notes/emoji.txt',
+    'family: \u{1F468}\u200d\u{1F469}\u200d\u{1F467}\n',
+  );
+  return out;
 }

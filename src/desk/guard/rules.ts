@@ -141,10 +141,25 @@ export const OWN_RULES: readonly OwnRule[] = [
     ['cbh.'],
     new RegExp(`\\bcbh\\.[A-Za-z0-9_-]{1,64}\\.${ID}\\.(${SECRET52})\\b`, 'g'),
   ),
+  // A master key (64 hex digits or base64 of 32 bytes) named as one: `CAIRN_MASTER_KEY=…`, the
+  // `{"masterKey": …}` that `cairn cred keygen --json` prints, `master key: …` in notes.
   regexRule(
     'cairn:master-key',
-    ['cairn_master_key'],
-    /CAIRN_MASTER_KEY["']?\s*[:=]\s*["']?([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)(?![0-9A-Za-z])/g,
+    ['master_key', 'master-key', 'masterkey', 'master key'],
+    /master[ _-]?key[^\n]{0,48}?(?<![0-9A-Za-z+/_-])([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)(?![0-9A-Za-z+/=_-])/gi,
+  ),
+  // What `cairn cred keygen` prints, kept in a transcript: the command, then the key a few lines on.
+  regexRule(
+    'cairn:master-key',
+    ['cred keygen'],
+    /cred keygen[^\n]*\r?\n(?:[^\n]*\r?\n){0,3}?[^\n]*?(?<![0-9A-Za-z])([0-9a-f]{64})(?![0-9A-Za-z])/g,
+  ),
+  // JSON Web Tokens (a kubeconfig's or service account's bearer token, an OAuth id token): header and
+  // payload are base64url JSON (`eyJ`), then a signature.
+  regexRule(
+    'cairn:jwt',
+    ['eyj'],
+    /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g,
   ),
   privateKeyBlock,
   puttyKey,
@@ -158,6 +173,12 @@ export const OWN_RULES: readonly OwnRule[] = [
     'cairn:kubeconfig',
     ['client-key-data'],
     new RegExp(`client-key-data:\\s*["']?(${B64}{16,}={0,2})`, 'g'),
+  ),
+  // A kubeconfig's user entry (`users: - name: … user: token: …`), with or without `kind: Config`.
+  regexRule(
+    'cairn:kubeconfig',
+    ['user:'],
+    /^[ \t-]*user:[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,12}?[ \t]+(?:token|id-token|refresh-token|client-secret|password):[ \t]*["']?(?![{$])([^\s"'#]{8,})/gm,
   ),
   regexRule(
     'cairn:kubeconfig',

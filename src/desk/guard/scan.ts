@@ -17,6 +17,7 @@ import { buildAutomaton } from './automaton.js';
 import { bomEncoding, decodeUnits, nulPatternEncoding, type TextEncoding, unitSize } from './decode.js';
 import { type Confidence, confidenceOf, OWN_RULES, type Span } from './rules.js';
 import { SECRETLINT_KEYWORDS, SECRETLINT_RULES, secretlintSpans } from './secretlint.js';
+import { MAX_VIEW_DEPTH, mapSpan, viewsOf } from './views.js';
 
 /** What became of the entry a finding is about. */
 export type FindingAction = 'withheld' | 'redacted' | 'kept';
@@ -99,6 +100,23 @@ export async function scanView(view: Buffer, path: string, binary: boolean): Pro
         end: span.end + start,
         confidence: confidenceOf(span, value, path),
       });
+    }
+  }
+  return spans;
+}
+
+/**
+ * {@link scanView}, and for text the same over its derived views (lines
+ * joined, base64/hex decoded, hidden characters normalised; views.ts), their
+ * spans mapped back onto the view's bytes.
+ */
+export async function scanText(view: Buffer, path: string, binary: boolean, depth = 0): Promise<Span[]> {
+  const spans = await scanView(view, path, binary);
+  if (binary || depth >= MAX_VIEW_DEPTH) return spans;
+  for (const derived of viewsOf(view.toString('latin1'))) {
+    for (const span of await scanText(Buffer.from(derived.text, 'latin1'), path, false, depth + 1)) {
+      const mapped = mapSpan(derived, span);
+      if (mapped) spans.push(mapped);
     }
   }
   return spans;
@@ -195,11 +213,11 @@ export class StreamScan {
       const unit = unitSize(this.encoding);
       const skip = offset === 0 ? this.bom : (unit - ((offset - this.bom) % unit)) % unit;
       const text = decodeUnits(window.subarray(skip), this.encoding);
-      for (const span of await scanView(text, this.path, false)) {
+      for (const span of await scanText(text, this.path, false)) {
         this.add(span, offset + skip + span.start * unit, offset + skip + span.end * unit);
       }
     } else {
-      for (const span of await scanView(window, this.path, looksBinary(window))) {
+      for (const span of await scanText(window, this.path, looksBinary(window))) {
         this.add(span, offset + span.start);
       }
     }
