@@ -41,6 +41,26 @@ function notJson(what: string, key: string, thing: string): CairnError {
   });
 }
 
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/**
+ * Whether `text` holds `length` digits in a row. Any such run covers one index
+ * of every `length`-th, so only those are probed, and the run around a digit
+ * measured: a few percent of the characters read (a regex reads them all:
+ * 0.5 s on a 16 MiB body of short numbers).
+ */
+function hasDigitRun(text: string, length: number): boolean {
+  for (let i = length - 1; i < text.length; i += length) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    let start = i;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < text.length && end - start < length && isDigit(text.charCodeAt(end))) end++;
+    if (end - start >= length) return true;
+  }
+  return false;
+}
+
 /**
  * The first integer literal in JSON text that a JavaScript number cannot
  * hold exactly (beyond ±2^53 − 1), or undefined. JSON.parse would round it
@@ -48,8 +68,8 @@ function notJson(what: string, key: string, thing: string): CairnError {
  * Strings are skipped; literals with a fraction or exponent are not integers.
  */
 export function unsafeIntegerIn(text: string): string | undefined {
-  // Most texts hold no run of 16 digits at all: one native search decides, no tokenising.
-  if (!/\d{16}/.test(text)) return undefined;
+  // Most texts hold no run of 16 digits at all: a sparse probe decides, no tokenising.
+  if (!hasDigitRun(text, 16)) return undefined;
   const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
   for (let m = token.exec(text); m !== null; m = token.exec(text)) {
     const literal = m[0];

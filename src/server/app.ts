@@ -36,14 +36,15 @@ export interface AppOptions {
   mcp?: McpHttp;
   /**
    * The bytes of request bodies held at once, all requests together (see
-   * BodyBudget); default 96 MiB, and never less than the largest body a route takes.
+   * BodyBudget); default 96 MiB, half of it per tenant, and never less than twice the largest body a route takes.
    */
   bodyBudget?: BodyBudget;
 }
 
-/** Bytes a request's body took from the budget, given back when the request ends. */
+/** Bytes a request's body took from the budget for its owner (the tenant), given back when the request ends. */
 interface Lease {
   bytes: number;
+  owner: string;
 }
 
 type Env = { Bindings: Partial<HttpBindings>; Variables: { who: Identity; lease: Lease } };
@@ -80,8 +81,10 @@ async function readBody(c: Context<Env>, limit: number, budget: BodyBudget): Pro
     incoming?.resume();
     throw tooLarge(limit);
   }
+  // The tenant, from the token (every route that reads a body authenticates first).
+  lease.owner = c.var.who?.tenant ?? '';
   const take = (bytes: number) => {
-    budget.take(bytes);
+    budget.take(bytes, lease.owner);
     lease.bytes += bytes;
   };
   if (length !== undefined) {
@@ -214,7 +217,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
   const ops = servedOps();
   const largestBody = Math.max(maxBody, ...ops.map((o) => o.http.maxBodyBytes ?? maxBody));
-  const budget = options.bodyBudget ?? new BodyBudget(Math.max(96 * 1024 * 1024, largestBody));
+  const budget = options.bodyBudget ?? new BodyBudget(Math.max(96 * 1024 * 1024, 2 * largestBody));
   const jsonBody = async (c: Context<Env>, limit = maxBody) =>
     parseJsonObject((await readBody(c, limit, budget)).toString('utf8'));
   const authenticate = authCache(store, options.authCacheMs ?? 2000);
@@ -231,12 +234,12 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
 
   // Every request gives back what its body took from the budget when it ends, answered or failed.
   app.use('*', async (c, next) => {
-    const lease: Lease = { bytes: 0 };
+    const lease: Lease = { bytes: 0, owner: '' };
     c.set('lease', lease);
     try {
       await next();
     } finally {
-      if (lease.bytes > 0) budget.give(lease.bytes);
+      if (lease.bytes > 0) budget.give(lease.bytes, lease.owner);
     }
   });
 
@@ -264,6 +267,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       if (refused) return refused;
       const token = bearer(c);
       const who = await authenticate(token);
+      c.set('who', who);
       // The body is read here, bounded and budgeted like a route's, and handed on whole.
       const request =
         c.req.method === 'POST'
