@@ -288,6 +288,17 @@ export const DeskCommitInput = z
   })
   .strict();
 
+/** A desk's report that it refused destructive work on a workspace's directory (audited as the caller's word). */
+export const DeskRefusedInput = z
+  .object({
+    workspace: WorkspaceId,
+    action: z.enum(['discard', 'mount']),
+    reason: z.enum(['other-host', 'not-created']),
+    host: HostName,
+    dir: HostPath,
+  })
+  .strict();
+
 export const DeskForkInput = z
   .object({
     id: WorkspaceId,

@@ -174,6 +174,7 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
       reused: [ids.root],
       payload: {},
     },
+    deskRefused: { action: 'discard', reason: 'not-created', host: HOST, dir: ids.dir },
     deskFork: {
       id: newId('workspace'),
       from: ids.workspace,

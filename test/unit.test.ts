@@ -171,7 +171,7 @@ describe('the unit of work', () => {
     expect(await recallOn(ws.branch)).toEqual(['the winner learned this']);
     await units.abandon(ws.session, forked.branches[1]!.branch, 0);
     await units.abandon(ws.session, forked.branches[2]!.branch, 60_000);
-    const reclaimed = await units.reclaim();
+    const { reclaimed } = await units.reclaim();
     expect(reclaimed).toEqual([forked.branches[1]!.workspace.id]);
     // The reclaimed branch's memory went with it; the kept one's stays, now its parent's.
     await expectCode(memory.getMemory({ record: loser.id }), 'NOT_FOUND');
@@ -238,7 +238,7 @@ describe('the unit of work', () => {
       await desk.fork(fork.id, { dir: join(temp.dir, 'child'), branch: 'child', driver: 'copy' })
     ).workspace;
     put(child.dir, 'precious.txt', 'keep me');
-    expect(await units.reclaim()).toEqual([fork.id]);
+    expect(await units.reclaim()).toEqual({ reclaimed: [fork.id], leftAlone: [] });
     expect(readFileSync(join(child.dir, 'precious.txt'), 'utf8')).toBe('keep me');
     await expectCode(
       units.fork((await units.checkpoint({ workspace: ws.id })).id, {

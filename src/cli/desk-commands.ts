@@ -470,15 +470,19 @@ const gc: DeskCommand = {
       const { desk, fabric } = ctx;
       localOnly(ctx, 'gc');
       // Abandoned forks past their TTL first: their workspaces go, so their snapshots may then expire.
-      const reclaimed = await new Units(fabric, desk).reclaim();
+      const { reclaimed, leftAlone } = await new Units(fabric, desk).reclaim();
       const report = await desk.gc({
         keepLast: wholeNumberFlag(call.values, 'keep-last'),
         graceMs: wholeNumberFlag(call.values, 'grace-ms'),
       });
-      call.out.result(
-        { ...report, reclaimedWorkspaces: reclaimed },
+      call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone }, [
         `gc: ${reclaimed.length} abandoned workspaces reclaimed, ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
-      );
+        ...leftAlone.map((w) =>
+          w.reason === 'other-host'
+            ? `left alone ${w.workspace} at ${w.dir}: on host ${w.host}, for the desk there`
+            : `left alone ${w.workspace} at ${w.dir}: not created by this desk (delete it yourself if you mean to)`,
+        ),
+      ]);
       return EXIT.ok;
     });
   },

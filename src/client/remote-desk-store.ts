@@ -1,5 +1,5 @@
 import { Desk, type DeskOptions } from '../desk/desk.js';
-import type { CommitAnswer, CommitInput, DeskStore, ForkInput } from '../desk/desk-store.js';
+import type { CommitAnswer, CommitInput, DeskStore, ForkInput, RefusedInput } from '../desk/desk-store.js';
 import type { Snapshot, Workspace } from '../desk/rows.js';
 import { type CairnError, invalidArgument, unavailable } from '../errors.js';
 import type { CairnEvent, EventPage } from '../types.js';
@@ -107,6 +107,10 @@ export class RemoteDeskStore implements DeskStore {
 
   detach(id: string): Promise<Workspace> {
     return this.fabric.detachWorkspace({ workspace: id });
+  }
+
+  async refused(input: RefusedInput): Promise<void> {
+    await this.fabric.deskRefused(input);
   }
 
   async checkSession(id: string): Promise<void> {

@@ -45,6 +45,12 @@ export interface DeskStore {
   fork(input: ForkInput): Promise<Workspace>;
   /** Marks a workspace detached. */
   detach(id: WorkspaceId): Promise<Workspace>;
+  /**
+   * Records in the audit chain that the desk refused destructive work on a
+   * workspace's directory (not this host's, or not one it created): the
+   * entry is the caller's word, attributed to the caller; it changes nothing else.
+   */
+  refused(input: RefusedInput): Promise<void>;
 
   /** Checks the session exists and is the caller's to read. */
   checkSession(id: SessionId): Promise<void>;
@@ -113,6 +119,16 @@ export interface ForkInput {
   /** The new branch starts at this event (a unit checkpoint) or at the head of `from`'s branch. */
   at?: EventId;
   branch?: string;
+}
+
+/** A refused destructive action on a workspace's directory, as its desk reports it. */
+export interface RefusedInput {
+  workspace: WorkspaceId;
+  action: 'discard' | 'mount';
+  reason: 'other-host' | 'not-created';
+  /** The workspace's recorded host and directory (labels from the store, not proof). */
+  host: string;
+  dir: string;
 }
 
 /**

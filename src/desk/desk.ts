@@ -1,5 +1,6 @@
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 import { DeskContext, type DeskOptions } from './context.js';
+import type { Holding } from './created.js';
 import type { DiffItem } from './diff.js';
 import { Forks } from './fork.js';
 import type { GcReport, VerifyReport } from './gc.js';
@@ -14,6 +15,7 @@ import { type CheckpointResult, type SnapshotOptions, Snapshots } from './snapsh
 import { Workspaces } from './workspaces.js';
 
 export type { DeskOptions } from './context.js';
+export type { Holding } from './created.js';
 export type { MergeResult } from './merge-run.js';
 export { normalisePath, type RestorePreview, type RestoreResult } from './restore.js';
 export type { AlsoAppend, CheckpointResult } from './snapshots.js';
@@ -94,6 +96,11 @@ export class Desk {
    */
   detach(workspace: WorkspaceId, options: { discard?: boolean } = {}): Promise<Workspace> {
     return this.workspaces.detach(workspace, options);
+  }
+
+  /** Whether this desk may discard a workspace's directory: on this host, and created by this desk (created.ts). */
+  holds(workspace: Workspace): Holding {
+    return this.workspaces.holds(workspace);
   }
 
   // ---- snapshots (snapshots.ts, scanning in scan.ts) ------------------------------------------

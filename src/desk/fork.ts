@@ -14,6 +14,7 @@ import { type EventId, newId, type SnapshotId, type WorkspaceId } from '../ids.j
 import { BranchName } from '../schema.js';
 import { parseInput } from '../validate.js';
 import { type DeskContext, headOf } from './context.js';
+import { CreatedDirs } from './created.js';
 import type { Handles } from './handles.js';
 import { materialize } from './materialize.js';
 import { type DirNode, dirNode, redactedPaths, statKeyOf } from './model.js';
@@ -125,6 +126,9 @@ export class Forks {
       const id = newId('workspace', ctx.now());
       mkdirSync(dir, { recursive: true });
       const path = realpathSync(dir);
+      // The proof that this desk made the directory, on this host, before anything is written into it.
+      const created = new CreatedDirs(ctx);
+      created.record({ workspace: id, dir: path, driver });
       const planned: Workspace = {
         id,
         host: ctx.options.host,
@@ -162,6 +166,7 @@ export class Forks {
           ...(input.branch !== undefined ? { branch: input.branch } : {}),
         });
       } catch (error) {
+        created.forget(id);
         if (driver === 'overlay') await unmountOverlay(path, ctx.mounter);
         rmSync(overlayLayout(ctx, id).upper, { recursive: true, force: true });
         if (driver === 'copy')

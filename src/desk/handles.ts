@@ -1,6 +1,7 @@
 import { conflict } from '../errors.js';
 import type { WorkspaceId } from '../ids.js';
 import type { DeskContext, Handle } from './context.js';
+import { CreatedDirs } from './created.js';
 import { mountFork, overlayLayout } from './fork.js';
 import { type DirNode, dirNode } from './model.js';
 import { isMounted } from './overlay.js';
@@ -53,8 +54,11 @@ export class Handles {
         host: row.host,
       });
     }
-    if (row.driver === 'overlay' && !isMounted(row.dir))
+    if (row.driver === 'overlay' && !isMounted(row.dir)) {
+      // Mounting hides what is at the mount point: only over the directory this desk made for the fork.
+      await new CreatedDirs(ctx).require(row, 'mount');
       await mountFork(ctx, row, await ctx.snapshotById(row.baseSnapshot));
+    }
     const cache = loadStatCache(ctx.statCachePath(id), head.id);
     const root = cache ?? dirNode(head.root, head.files, head.bytes);
     const handle = this.newHandle(row, root, head);

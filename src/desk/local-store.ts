@@ -1,3 +1,4 @@
+import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { type CairnError, conflict, invalidArgument, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
@@ -6,7 +7,7 @@ import * as log from '../log/session-log.js';
 import { type Engine, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { CairnEvent, EventPage, Identity } from '../types.js';
 import { digestOf } from './chunker.js';
-import type { CommitAnswer, CommitInput, DeskStore, ForkInput } from './desk-store.js';
+import type { CommitAnswer, CommitInput, DeskStore, ForkInput, RefusedInput } from './desk-store.js';
 import { RETRY } from './desk-store.js';
 import { indexEntries, type PackEntry, packIndexOf, readPackIndex } from './pack-format.js';
 import {
@@ -519,6 +520,21 @@ export class LocalDeskStore implements DeskStore {
         id,
       ]);
       return toWorkspace({ ...row, state: 'detached' });
+    });
+  }
+
+  async refused(input: RefusedInput): Promise<void> {
+    const row = await this.workspace(input.workspace);
+    await this.write('desk.write', async (tx) => {
+      await appendAudit(tx, {
+        tenant: this.tenant,
+        actor: this.who.principal,
+        action: 'desk.refused',
+        resourceType: 'workspace',
+        resourceId: row.id,
+        payload: { action: input.action, reason: input.reason, host: input.host, dir: input.dir },
+        at: this.now(),
+      });
     });
   }
 

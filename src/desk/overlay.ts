@@ -129,9 +129,26 @@ export async function unmountOverlay(mountpoint: string, mounter: Mounter): Prom
   }
 }
 
+/** A path as /proc/self/mounts writes it: octal escapes for space, tab, newline and backslash (and, in an option's value, "," and "="). */
+export function mountEscape(path: string, inOption = false): string {
+  const special = inOption ? /[\\ \t\n,=]/g : /[\\ \t\n]/g;
+  return path.replace(special, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+/** The options of the topmost mount at `mountpoint` (one per comma), or null when nothing is mounted there. */
+export function mountOptions(mountpoint: string): string[] | null {
+  if (process.platform !== 'linux') return null;
+  const escaped = mountEscape(mountpoint);
+  let found: string[] | null = null;
+  for (const line of readFileSync('/proc/self/mounts', 'utf8').split('\n')) {
+    const fields = line.split(' ');
+    if (fields[1] === escaped) found = (fields[3] ?? '').split(',');
+  }
+  return found;
+}
+
 export function isMounted(mountpoint: string): boolean {
-  const mounts = readFileSync('/proc/self/mounts', 'utf8');
-  return mounts.split('\n').some((line) => line.split(' ')[1] === mountpoint.replace(/ /g, '\\040'));
+  return mountOptions(mountpoint) !== null;
 }
 
 let supported: boolean | undefined;

@@ -1,8 +1,9 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { invalidArgument as invalid, notFound } from '../errors.js';
 import { newId, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
 import type { DeskContext } from './context.js';
+import { CreatedDirs, type Holding } from './created.js';
 import type { Handles } from './handles.js';
 import { dirNode } from './model.js';
 import { unmountOverlay } from './overlay.js';
@@ -14,11 +15,15 @@ const UNSET = '' as SessionId & SnapshotId;
 
 /** A workspace's lifecycle: attached (its first snapshot taken), found, listed, detached. */
 export class Workspaces {
+  private readonly created: CreatedDirs;
+
   constructor(
     private readonly ctx: DeskContext,
     private readonly handles: Handles,
     private readonly snapshots: Snapshots,
-  ) {}
+  ) {
+    this.created = new CreatedDirs(ctx);
+  }
 
   /** Binds a directory to a session branch and takes its first snapshot. */
   async attach(input: {
@@ -96,10 +101,15 @@ export class Workspaces {
     return this.ctx.store.snapshot(id);
   }
 
+  holds(row: Workspace): Holding {
+    return this.created.holds(row);
+  }
+
   /**
    * Stops tracking a workspace. A fork's directory can be discarded with it
    * (an overlay fork is unmounted and its upper layer deleted); a directly
-   * attached directory is never deleted.
+   * attached directory is never deleted, nor one this desk did not create on
+   * this host (see created.ts): that refusal is audited and changes nothing.
    */
   async detach(workspace: WorkspaceId, options: { discard?: boolean } = {}): Promise<Workspace> {
     const ctx = this.ctx;
@@ -120,17 +130,19 @@ export class Workspaces {
         },
       );
     }
+    if (options.discard) await this.created.require(row, 'discard');
     this.handles.drop(workspace);
     const detached = await ctx.store.detach(workspace);
     if (options.discard) {
       if (row.driver === 'overlay') {
         await unmountOverlay(row.dir, ctx.mounter);
         rmSync(join(ctx.ensureStateDir(), 'forks', row.id), { recursive: true, force: true });
-      } else {
+      } else if (existsSync(row.dir)) {
         for (const name of readdirSync(row.dir))
           rmSync(join(row.dir, name), { recursive: true, force: true });
       }
     }
+    this.created.forget(workspace);
     rmSync(ctx.statCachePath(workspace), { force: true });
     return detached;
   }

@@ -186,6 +186,21 @@ export const DESK_OPS = {
     http: { method: 'POST', path: '/v1/workspaces/{workspace}/detach' },
     run: (ctx, input) => ctx.desk().detach(input.workspace),
   }),
+  deskRefused: op({
+    name: 'deskRefused',
+    summary:
+      "Audit a desk's refusal of destructive work on a workspace's directory (not its host's, or not one it created)",
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: schema.DeskRefusedInput,
+    output: shape.Done,
+    http: { method: 'POST', path: '/v1/workspaces/{workspace}/refusals' },
+    run: async (ctx, input) => {
+      await ctx.desk().refused(input);
+      return { ok: true as const };
+    },
+  }),
 };
 
 export type DeskOps = typeof DESK_OPS;

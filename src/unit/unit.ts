@@ -68,6 +68,12 @@ export interface GrantRef {
 /** One grant a fork gives one new branch: it narrows `parent` (default: the forked branch's grant on the credential). */
 export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
+/** What `reclaim` discarded, and the abandoned workspaces it left for their own host's desk. */
+export interface ReclaimReport {
+  reclaimed: string[];
+  leftAlone: { workspace: string; host: string; dir: string; reason: 'other-host' | 'not-created' }[];
+}
+
 export interface RestoreOptions {
   /**
    * The workspace the caller acts on (default: the checkpoint's own). It must
@@ -524,8 +530,9 @@ export class Units {
   }
 
   /** Discards the workspaces of abandoned fork branches whose time ran out; returns their ids. */
-  async reclaim(now = Date.now()): Promise<string[]> {
+  async reclaim(now = Date.now()): Promise<ReclaimReport> {
     const reclaimed: string[] = [];
+    const leftAlone: ReclaimReport['leftAlone'] = [];
     for (const ws of await this.desk.listWorkspaces()) {
       if (ws.state !== 'attached' || ws.forkedFrom === '') continue;
       // Only this workspace's own decisions count: a fork of an abandoned branch inherits its
@@ -541,6 +548,13 @@ export class Units {
       }
       if (last?.kind !== UNIT_ABANDON_EVENT) continue;
       if ((last.payload as { expiresAt: number }).expiresAt > now) continue;
+      // A record says where a directory is, never that it may be deleted: another host's, or one this
+      // desk did not create, is reported for its own desk and left as it is.
+      const held = this.desk.holds(ws);
+      if (!held.ok) {
+        leftAlone.push({ workspace: ws.id, host: ws.host, dir: ws.dir, reason: held.reason });
+        continue;
+      }
       await this.desk.detach(ws.id, { discard: true });
       // Its memory goes too, unless a branch still in use sees it (a fork made from it, say).
       const gone = new Set(
@@ -554,7 +568,7 @@ export class Units {
       await this.fabric.dropBranchMemory({ session: ws.session, branch: ws.branch, keepFor });
       reclaimed.push(ws.id);
     }
-    return reclaimed;
+    return { reclaimed, leftAlone };
   }
 
   /**
