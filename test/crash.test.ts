@@ -363,7 +363,7 @@ function cutOff(error: unknown): error is CairnError {
 /** Starts the server, appends over HTTP, kills the server 20–200 ms after the first ack. */
 async function serverRound(spare: SpareServer, session: string, tag: string): Promise<ServerRound> {
   const server = await spare.start();
-  const remote = connect({ url: server.url, token: server.token, timeoutMs: 10_000 });
+  const remote = connect({ url: server.url, token: server.token, timeoutMs: STALL_MS });
   const acked: AppendResult[] = [];
   const inFlight: { key: string; code: string }[] = [];
   const failures: unknown[] = [];

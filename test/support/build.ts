@@ -9,8 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function mtime(path: string): number {
   try {
@@ -21,10 +20,11 @@ function mtime(path: string): number {
 }
 
 /**
- * The sources whose compiled `.js` under dist/ is missing or older than them
- * (or than tsconfig.json); only those last changed before `before`, if given.
+ * The sources under `root`/src whose compiled `.js` under dist/ is missing or
+ * older than them (or than tsconfig.json); only those last changed before
+ * `before`, if given.
  */
-export function staleSources(before = Number.POSITIVE_INFINITY): string[] {
+export function staleSources(root = ROOT, before = Number.POSITIVE_INFINITY): string[] {
   const config = mtime(join(root, 'tsconfig.json'));
   const stale: string[] = [];
   const walk = (dir: string) => {
@@ -56,9 +56,10 @@ export default function setup(): void {
   console.log(`cairn: dist/ is older than ${stale[0]}${more}: building (tsc -p tsconfig.json)…`);
   // tsc emits even when it reports type errors; those are `npm run build`'s to fail on, not the tests'.
   const started = Date.now();
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: root, encoding: 'utf8' });
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
   // A source saved while tsc ran (an editor, a second checkout's run) is not this build's to cover.
-  const left = staleSources(started);
+  const left = staleSources(ROOT, started);
   if (left.length > 0) {
     throw new Error(
       `dist/ is still older than ${left.join(', ')} after tsc (exit ${result.status}): ${result.stdout}${result.stderr}`,

@@ -1,0 +1,33 @@
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { staleSources } from './support/build.js';
+import { tempDir } from './support/stores.js';
+
+// The global setup rebuilds dist/ when this finds a source newer than its build (test/support/build.ts).
+const temp = tempDir('cairn-build-check-');
+afterAll(() => temp.remove());
+
+function file(rel: string, seconds: number): void {
+  const abs = join(temp.dir, rel);
+  mkdirSync(join(abs, '..'), { recursive: true });
+  writeFileSync(abs, '');
+  utimesSync(abs, seconds, seconds);
+}
+
+describe('the stale dist/ check', () => {
+  it('names a source newer than its build, one never built, and all of them after tsconfig.json changed', () => {
+    file('tsconfig.json', 1_000);
+    file('src/fresh.ts', 2_000);
+    file('dist/fresh.js', 2_001);
+    file('src/deep/edited.ts', 3_000);
+    file('dist/deep/edited.js', 2_001);
+    file('src/never.ts', 2_000);
+    file('src/types.d.ts', 9_000);
+    expect(staleSources(temp.dir).sort()).toEqual(['src/deep/edited.ts', 'src/never.ts']);
+    // A source saved after the build began is not the build's to cover.
+    expect(staleSources(temp.dir, 2_500_000)).toEqual(['src/never.ts']);
+    file('tsconfig.json', 5_000);
+    expect(staleSources(temp.dir).sort()).toEqual(['src/deep/edited.ts', 'src/fresh.ts', 'src/never.ts']);
+  });
+});
