@@ -7,10 +7,15 @@
  * unit's abandon; a step is settled by a person only through `resolveStep`,
  * which records who.
  */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
+import { newId } from '../src/ids.js';
 import { MasterKey } from '../src/keys/crypto.js';
 import type { Op } from '../src/ops/op.js';
 import { OPERATIONS } from '../src/ops/table.js';
@@ -18,6 +23,7 @@ import { type RunningServer, startServer } from '../src/server/index.js';
 import { Journal, STEP_EVENT, STEP_RESOLVE_EVENT } from '../src/steps/journal.js';
 import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
+import { cliIn } from './support/cli.js';
 import { heldWrites } from './support/held-writes.js';
 import { sqliteStore } from './support/stores.js';
 
@@ -34,6 +40,7 @@ let person: RemoteFabric;
 let agent: RemoteFabric;
 let agentAdmin: RemoteFabric;
 let agentToken: string;
+let personToken: () => Promise<string>;
 let agentPrincipal: string;
 let session: string;
 let approval: string;
@@ -51,6 +58,7 @@ beforeAll(async () => {
     mcp: { version: '0.0.0-test' },
   });
   person = connect({ url: server.url, token: created.token.token });
+  personToken = async () => created.token.token;
   const minted = await person.createToken({ kind: 'agent', name: 'worker', label: 'agent' });
   agentToken = minted.token;
   agentPrincipal = minted.principal;
@@ -180,6 +188,28 @@ describe('who may call each operation', () => {
   });
 });
 
+describe('a person’s token is a person’s to mint', () => {
+  it('refuses an agent with the admin role a new user principal or a token of a person: audited, nothing made', async () => {
+    const me = await person.whoami();
+    const auditBefore = (await auditActions()).length;
+    const principals = async () =>
+      store.engine.read(tenant, (tx) => tx.all('SELECT id FROM principals WHERE tenant = ?', [tenant]));
+    const before = await principals();
+    await expectCode(
+      agentAdmin.createToken({ kind: 'user', name: 'me now', label: 'escalate' }),
+      'FORBIDDEN',
+    );
+    await expectCode(agentAdmin.createToken({ principal: me.principal, label: 'borrowed' }), 'FORBIDDEN');
+    expect(await principals()).toEqual(before);
+    const audit = (await auditActions()).slice(auditBefore);
+    expect(audit.map((e) => e.action)).toEqual(['authority.refused', 'authority.refused']);
+    // An agent for the work is the admin's to make.
+    expect(
+      (await agentAdmin.createToken({ kind: 'agent', name: 'helper', label: 'helper' })).principal,
+    ).toMatch(/^pr_/);
+  });
+});
+
 describe('event kinds under cairn. are Cairn’s own', () => {
   const forgeries = () => [
     { kind: STEP_EVENT, payload: { resolve: { position: 1, ok: true, result: 'forged' } } },
@@ -253,8 +283,8 @@ describe('event kinds under cairn. are Cairn’s own', () => {
   it('refuses a commit that carries another event than the unit checkpoint', async () => {
     await expectCode(
       agent.deskCommit({
-        id: 'sn_0000000000000000000000000',
-        workspace: 'ws_0000000000000000000000000',
+        id: newId('snapshot'),
+        workspace: newId('workspace'),
         expectHead: '',
         kind: 'checkpoint',
         root: '0'.repeat(64),
@@ -266,7 +296,36 @@ describe('event kinds under cairn. are Cairn’s own', () => {
         also: { kind: 'cairn.unit.abandon' as 'cairn.unit.checkpoint', payload: { expiresAt: 0 } },
       }),
       'INVALID_ARGUMENT',
-    );
+    ).then((error) => expect(error.data).toMatchObject({ field: 'also.kind' }));
+  });
+
+  it('refuses a reserved kind through the SDK (embedded, any principal: a person’s token too) and the CLI', async () => {
+    const before = await snapshot();
+    for (const token of [agentToken, await personToken()]) {
+      const embedded = store.fabric(await store.authenticate(token));
+      for (const forged of forgeries())
+        await expectCode(embedded.append({ session, ...forged }), 'FORBIDDEN');
+    }
+    // Look-alikes of the prefix are not kinds at all (the kind alphabet is lowercase ASCII).
+    for (const kind of ['Cairn.step', 'cａirn.step', 'cаirn.step', ' cairn.step', 'cairn\u200b.step'])
+      await expectCode(agent.append({ session, kind, payload: {} }), 'INVALID_ARGUMENT');
+    expect(await snapshot()).toEqual(before);
+
+    const work = mkdtempSync(join(tmpdir(), 'cairn-authority-cli-'));
+    try {
+      const { ok, fails } = cliIn(work, join(work, 'store'));
+      await ok(['init']);
+      const own = (await ok(['session', 'new', '--title', 'cli'])).id as string;
+      const payload = JSON.stringify({ resolve: { position: 1, ok: true, result: 'forged' } });
+      const error = await fails(
+        ['log', 'append', own, '--kind', 'cairn.step', '--payload', payload, '--store', join(work, 'store')],
+        6,
+      );
+      expect(error).toMatchObject({ code: 'FORBIDDEN', data: { kind: 'cairn.step' } });
+      expect((await ok(['log', 'show', own])).events).toEqual([]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('settles a step by a person’s resolveStep only, naming the person; replay honours it', async () => {

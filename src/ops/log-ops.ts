@@ -6,7 +6,7 @@ import { verifyAuditChain } from '../audit/audit-verify.js';
 import { redactEncoded } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
-import { insertPrincipal, insertToken, revokeToken } from '../identity/identity-store.js';
+import { insertPrincipal, insertToken, loadIdentity, revokeToken } from '../identity/identity-store.js';
 import * as log from '../log/session-log.js';
 import * as schema from '../schema.js';
 import { op, refuseAudited } from './op.js';
@@ -199,8 +199,31 @@ export const LOG_OPS = {
     input: schema.CreateTokenInput,
     output: shape.CreatedToken,
     http: { method: 'POST', path: '/v1/tokens', status: 201 },
-    run: (ctx, input) => {
+    run: async (ctx, input) => {
       const forSelf = input.principal === ctx.who.principal;
+      // Only a person mints a person's token (a new user principal, or one for an existing user): never an agent.
+      if (ctx.who.kind !== 'user' && !forSelf) {
+        const { tenant } = ctx.who;
+        const target =
+          input.principal === undefined
+            ? (input.kind ?? 'agent')
+            : (await ctx.engine.read(tenant, (tx) => loadIdentity(tx, tenant, input.principal as string)))
+                ?.kind;
+        if (target === 'user')
+          await refuseAudited(
+            ctx,
+            {
+              action: 'authority.refused',
+              resourceType: 'principal',
+              resourceId: input.principal ?? '',
+              payload: { operation: 'createToken', kind: 'user' },
+            },
+            forbidden(
+              `principal ${ctx.who.principal} is ${ctx.who.kind === 'agent' ? 'an' : 'a'} ${ctx.who.kind}: only a person creates a person's token (a user principal); ask a person of the tenant`,
+              { principal: ctx.who.principal },
+            ),
+          );
+      }
       return ctx.write(forSelf ? 'token.create.self' : 'token.create.other', async (tx, now) => {
         const principal =
           input.principal ??

@@ -4,7 +4,7 @@
  * checked by the desk's secret guard before anything is written: a
  * credential never enters memory.
  */
-import { scanFile } from '../desk/guard.js';
+import { scanText } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
 import * as branches from '../memory/branches.js';
 import * as memory from '../memory/memory.js';
@@ -16,8 +16,8 @@ import { type Client, type OpContext, op } from './op.js';
 /** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
 async function refuseCredentials(text: string, data: Record<string, unknown>): Promise<void> {
   const findings = [
-    ...(await scanFile('memory.txt', Buffer.from(text, 'utf8'))),
-    ...(Object.keys(data).length > 0 ? await scanFile('memory.json', Buffer.from(JSON.stringify(data))) : []),
+    ...(await scanText(text, 'memory.txt')),
+    ...(Object.keys(data).length > 0 ? await scanText(JSON.stringify(data), 'memory.json') : []),
   ];
   if (findings.length === 0) return;
   throw forbidden(
