@@ -1,3 +1,4 @@
+import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyAuditChain } from './audit/audit-verify.js';
 import type { BlobStore } from './blob/blob-store.js';
@@ -34,13 +35,33 @@ export class Store {
     readonly memoryPolicy: TrustPolicy = {},
   ) {}
 
-  /** The embedded default: `<dir>/cairn.db` (SQLite), `<dir>/blobs/` and `<dir>/desk/`. */
+  /**
+   * The embedded default: `<dir>/cairn.db` (SQLite), `<dir>/blobs/` and
+   * `<dir>/desk/`, made for the owner alone (folders 0700, files 0600).
+   * `onWarning` hears of a store folder other users may enter.
+   */
   static async openDir(
     dir: string,
-    options: { integrityCheck?: boolean; memoryPolicy?: TrustPolicy } = {},
+    options: {
+      integrityCheck?: boolean;
+      memoryPolicy?: TrustPolicy;
+      onWarning?: (message: string) => void;
+    } = {},
   ): Promise<Store> {
     const engine = await SqliteEngine.open({ dir, integrityCheck: options.integrityCheck });
-    return new Store(engine, new FsBlobStore(join(dir, 'blobs')), join(dir, 'desk'), options.memoryPolicy);
+    const desk = join(dir, 'desk');
+    try {
+      mkdirSync(desk, { mode: 0o700 });
+      chmodSync(desk, 0o700);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        await engine.close();
+        throw error;
+      }
+    }
+    const warning = storeExposure(dir);
+    if (warning !== undefined) options.onWarning?.(warning);
+    return new Store(engine, new FsBlobStore(join(dir, 'blobs')), desk, options.memoryPolicy);
   }
 
   /**
@@ -173,4 +194,70 @@ export async function openFabric(options: {
     await store.close();
     throw error;
   }
+}
+
+/** A path of a store folder that other OS users may enter or read, and its mode. */
+export interface ExposedPath {
+  path: string;
+  /** Its permission bits, in octal (e.g. "0755"). */
+  mode: string;
+}
+
+/** What a store folder holds at its top; the folder's 0700 is what keeps everything below private. */
+const STORE_ENTRIES = [
+  'cairn.db',
+  'cairn.db-wal',
+  'cairn.db-shm',
+  'cairn.db-journal',
+  'blobs',
+  'desk',
+  'config.json',
+  'watch.sock',
+];
+
+const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, '0');
+
+function storePaths(dir: string): { path: string; mode: number; isDir: boolean }[] {
+  const found: { path: string; mode: number; isDir: boolean }[] = [];
+  for (const path of [dir, ...STORE_ENTRIES.map((name) => join(dir, name))]) {
+    try {
+      // The folder is followed if it is a link (its owner named it); a link inside is not.
+      const st = path === dir ? statSync(path) : lstatSync(path);
+      if (!st.isSymbolicLink()) found.push({ path, mode: st.mode, isDir: st.isDirectory() });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return found;
+}
+
+/** The store folder and the entries at its top that grant anything to group or others. */
+export function exposedStorePaths(dir: string): ExposedPath[] {
+  return storePaths(dir)
+    .filter((p) => (p.mode & 0o077) !== 0)
+    .map((p) => ({ path: p.path, mode: octal(p.mode) }));
+}
+
+/** Takes group's and others' access away (folders 0700, files 0600); what it changed, with the modes it found. */
+export function restrictStorePaths(dir: string): ExposedPath[] {
+  const changed: ExposedPath[] = [];
+  for (const p of storePaths(dir)) {
+    if ((p.mode & 0o077) === 0) continue;
+    chmodSync(p.path, p.isDir ? 0o700 : 0o600);
+    changed.push({ path: p.path, mode: octal(p.mode) });
+  }
+  return changed;
+}
+
+/** A warning when other OS users may enter the store folder (and so read what it holds), else undefined (also for no store). */
+export function storeExposure(dir: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(dir).mode;
+    statSync(join(dir, 'cairn.db'));
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o077) === 0) return undefined;
+  return `warning: the store ${dir} is open to other users (mode ${octal(mode)}): they may read its memory and workspace files; run \`cairn doctor --fix --store ${dir}\``;
 }

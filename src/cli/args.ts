@@ -12,6 +12,7 @@ const GLOBAL_OPTIONS: OptionsConfig = {
   store: { type: 'string' },
   url: { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 

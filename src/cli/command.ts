@@ -61,6 +61,8 @@ export interface StoreCommand extends CommandBase {
   target: 'store';
   /** True when the command may create the store; else the store must exist. */
   createsStore: boolean;
+  /** Reports the store folder's permissions itself (`cairn doctor`): no warning printed before it runs. */
+  reportsPermissions?: boolean;
   run(dir: string, call: Invocation): Promise<number | undefined>;
 }
 
@@ -92,6 +94,12 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
   },
   { name: 'url', type: 'string', value: 'URL', help: 'server URL of a `cairn serve` (env CAIRN_URL)' },
   { name: 'token', type: 'string', value: 'TOKEN', help: 'bearer token for --url (env CAIRN_TOKEN)' },
+  {
+    name: 'token-file',
+    type: 'string',
+    value: 'FILE',
+    help: 'read the bearer token from FILE, out of `ps` (env CAIRN_TOKEN_FILE)',
+  },
   { name: 'help', type: 'boolean', help: 'show help for the command' },
 ];
 

@@ -3,6 +3,9 @@
  * `--version` needs nothing more, and the commands (with the library behind
  * them) are loaded once a command line asks for one.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { invalidArgument } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from './args.js';
 import {
@@ -122,19 +125,29 @@ function showHelp(words: string[], out: Output, COMMANDS: Command[]): number {
 /**
  * A store named by --store or $CAIRN_STORE must exist (a typo is not a new
  * store); the default one is made on first use, so the first command works.
+ * A store folder other users may enter is warned of (`cairn doctor` reports it itself).
  */
-async function checkStore(store: { dir: string; chosen: boolean }, creates: boolean): Promise<string> {
+async function checkStore(
+  store: { dir: string; chosen: boolean },
+  command: Command,
+  out: Output,
+): Promise<string> {
+  const creates = command.target !== 'fabric' && command.createsStore;
   if (store.chosen && !creates) (await import('./store-commands.js')).requireStore(store.dir);
+  if (!(command.target === 'store' && command.reportsPermissions)) {
+    const warning = (await import('../store.js')).storeExposure(store.dir);
+    if (warning !== undefined) out.problem(warning);
+  }
   return store.dir;
 }
 
 async function runOnStore(command: StoreCommand, call: Invocation, cwd: string): Promise<number | undefined> {
-  if (stringFlag(call.values, 'url') !== undefined || stringFlag(call.values, 'token') !== undefined) {
+  if (['url', 'token', 'token-file'].some((flag) => stringFlag(call.values, flag) !== undefined)) {
     throw new UsageError(
       `${commandName(command)} works on a local store only: drop --url/--token and pass --store DIR`,
     );
   }
-  const dir = await checkStore(storeDir(call.values, call.env, cwd), command.createsStore);
+  const dir = await checkStore(storeDir(call.values, call.env, cwd), command, call.out);
   return command.run(dir, call);
 }
 
@@ -147,22 +160,50 @@ function resolveTarget(call: Invocation, cwd: string): Target {
   const urlFlag = stringFlag(call.values, 'url');
   const storeFlag = stringFlag(call.values, 'store');
   const tokenFlag = stringFlag(call.values, 'token');
+  const tokenFile = stringFlag(call.values, 'token-file');
   if (urlFlag !== undefined && storeFlag !== undefined)
     throw new UsageError('pass either --url or --store, not both');
+  if (tokenFlag !== undefined && tokenFile !== undefined)
+    throw new UsageError('pass either --token or --token-file, not both');
   const url = urlFlag ?? (storeFlag === undefined ? fromEnv(call.env, 'CAIRN_URL') : undefined);
   if (url === undefined) {
-    if (tokenFlag !== undefined) {
+    if (tokenFlag !== undefined || tokenFile !== undefined) {
       throw new UsageError('--token goes with --url (or $CAIRN_URL): a local store needs no token');
     }
     return { kind: 'local', store: storeDir(call.values, call.env, cwd) };
   }
-  const token = tokenFlag ?? fromEnv(call.env, 'CAIRN_TOKEN');
+  // Flag beats variable; a file (--token-file, $CAIRN_TOKEN_FILE) keeps the token out of `ps`.
+  const envFile = fromEnv(call.env, 'CAIRN_TOKEN_FILE');
+  const token =
+    tokenFlag ??
+    (tokenFile !== undefined ? readTokenFile(cwd, tokenFile, '--token-file') : undefined) ??
+    fromEnv(call.env, 'CAIRN_TOKEN') ??
+    (envFile !== undefined ? readTokenFile(cwd, envFile, '$CAIRN_TOKEN_FILE') : undefined);
   if (token === undefined) {
     throw new UsageError(
-      `${url} needs a token: pass --token or set $CAIRN_TOKEN (\`cairn serve\` prints one; \`cairn token create\` mints more)`,
+      `${url} needs a token: pass --token-file FILE (or --token), or set $CAIRN_TOKEN_FILE or $CAIRN_TOKEN (\`cairn serve\` prints one; \`cairn token create\` mints more)`,
     );
   }
   return { kind: 'remote', url, token };
+}
+
+/** A bearer token kept in a file: its text without surrounding whitespace (a trailing newline). */
+function readTokenFile(cwd: string, file: string, source: string): string {
+  const path = resolve(cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw invalidArgument(
+      `could not read the token file ${path} given by ${source} (${(error as NodeJS.ErrnoException).code ?? String(error)}): check the path`,
+      { field: 'token-file' },
+    );
+  }
+  if (text === '')
+    throw invalidArgument(`the token file ${path} given by ${source} is empty: write the token into it`, {
+      field: 'token-file',
+    });
+  return text;
 }
 
 /** A server's own master key seals values: a local one given with --url is a mistake, refused. */
@@ -180,7 +221,7 @@ async function runOnDesk(command: DeskCommand, call: Invocation, cwd: string): P
     refuseLocalMasterKey(call);
     return command.run(target, call);
   }
-  return command.run({ kind: 'local', dir: await checkStore(target.store, command.createsStore) }, call);
+  return command.run({ kind: 'local', dir: await checkStore(target.store, command, call.out) }, call);
 }
 
 async function runOnFabric(
@@ -195,7 +236,7 @@ async function runOnFabric(
     const { connect } = await import('../client/remote-fabric.js');
     fabric = connect({ url: target.url, token: target.token });
   } else {
-    const dir = await checkStore(target.store, false);
+    const dir = await checkStore(target.store, command, call.out);
     if (command.runLocal) return command.runLocal(dir, call);
     // Everyday commands skip the whole-store quick_check (it grows with the store); `serve`,
     // `init` and `audit verify` run it. Corruption met while reading is still reported.

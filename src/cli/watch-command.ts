@@ -6,18 +6,29 @@
  * then looks only at what changed instead of stat-scanning the tree, and
  * its process loads nothing but the CLI's front.
  */
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { conflict } from '../errors.js';
+import { conflict, forbidden, unavailable } from '../errors.js';
+import { wantsJson } from './args.js';
 import type { SharedDesk, StoreCommand } from './command.js';
-import { type WatchAnswer, type WatchRequest, watchSocketPath } from './front.js';
+import {
+  forwardedCommand,
+  forwardedEnv,
+  prepareSocketDir,
+  socketPlaces,
+  storeArgument,
+  type WatchAnswer,
+  type WatchRequest,
+  watchSocketPath,
+} from './front.js';
 import type { CliWorld } from './main.js';
-import { EXIT } from './output.js';
+import { EXIT, Output } from './output.js';
 import { openConfiguredStore, untilStopSignal } from './store-commands.js';
 import { deskSettings, readStoreConfig } from './store-config.js';
+import { storeDir } from './store-dir.js';
 
 /** A request line larger than this is refused (a command line and its environment fit easily). */
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -47,6 +58,23 @@ function parseRequest(line: string): WatchRequest {
   return request as WatchRequest;
 }
 
+/**
+ * Refuses what the front never forwards: another command, or another store
+ * than this watcher's. The environment is cut to what the front may send.
+ */
+function admit(request: WatchRequest, dir: string): WatchRequest {
+  if (forwardedCommand(request.argv) === null)
+    throw forbidden(
+      `cairn watch runs only the workspace commands the CLI forwards to it, not "${request.argv.slice(0, 2).join(' ')}": run that command yourself`,
+      {},
+    );
+  const env = forwardedEnv(request.env);
+  const named = storeDir({ store: storeArgument(request.argv) }, env, request.cwd).dir;
+  if (named !== dir)
+    throw forbidden(`this cairn watch serves the store ${dir}, not ${named}: run the command yourself`, {});
+  return { ...request, env };
+}
+
 /** True when something answers on the socket (another watcher); a leftover file from a dead one does not. */
 function answers(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -59,7 +87,14 @@ function answers(socket: string): Promise<boolean> {
   });
 }
 
-async function listen(socket: string, onConnection: (conn: Socket) => void): Promise<Server> {
+/** Binds in a folder only this user may enter, under a umask that leaves the socket 0600 (no chmod after bind). */
+async function listen(
+  socket: string,
+  dir: string,
+  uid: number,
+  onConnection: (conn: Socket) => void,
+): Promise<Server> {
+  prepareSocketDir(socket, dir, uid);
   if (existsSync(socket)) {
     if (await answers(socket))
       throw conflict(
@@ -69,12 +104,16 @@ async function listen(socket: string, onConnection: (conn: Socket) => void): Pro
     unlinkSync(socket);
   }
   const server = createServer({ allowHalfOpen: true }, onConnection);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socket, () => resolve());
-  });
   // Whoever may connect acts as the store's local principal: the owner only.
-  chmodSync(socket, 0o600);
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socket, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
   return server;
 }
 
@@ -141,10 +180,25 @@ const watch: StoreCommand = {
           conn.end(JSON.stringify({ code: EXIT.usage, stdout: '', stderr: `cairn watch: ${reason}\n` }));
           return;
         }
+        try {
+          request = admit(request, dir);
+        } catch (error) {
+          const stdout = new Collected();
+          const stderr = new Collected();
+          const code = new Output(wantsJson(request.argv), { stdout, stderr }, false).fail(error);
+          conn.end(JSON.stringify({ code, stdout: stdout.text, stderr: stderr.text }));
+          return;
+        }
         void run(request).then((answer) => conn.end(JSON.stringify(answer)));
       });
     };
-    const socket = watchSocketPath(dir);
+    const places = socketPlaces(call.env);
+    const socket = watchSocketPath(dir, places);
+    if (socket === undefined)
+      throw unavailable(
+        `no folder gives ${dir} a watch socket path short enough (108 bytes): set $XDG_RUNTIME_DIR or $TMPDIR to a short folder`,
+        { store: dir },
+      );
     let server: Server | undefined;
     try {
       const here = (await desk.listWorkspaces()).filter((w) => w.state === 'attached' && w.host === host);
@@ -154,7 +208,7 @@ const watch: StoreCommand = {
           out.problem(`workspace ${ws.id} (${ws.dir}): ${error instanceof Error ? error.message : error}`);
         });
       }
-      server = await listen(socket, onConnection);
+      server = await listen(socket, dir, places.uid, onConnection);
       const stopped = untilStopSignal();
       out.result({ store: dir, socket, workspaces: here.map((w) => w.id) }, [
         `Cairn watching ${here.length} workspace${here.length === 1 ? '' : 's'} of ${dir}`,

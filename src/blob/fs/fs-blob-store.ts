@@ -26,7 +26,8 @@ function diskFull(error: unknown, root: string): unknown {
 /**
  * Blobs as files: `<root>/<tenant>/<2 hex>/<digest>`. A put writes a temporary
  * file, fsyncs it, renames it into place and fsyncs the directory, so after a
- * crash a blob is either whole under its name or absent.
+ * crash a blob is either whole under its name or absent. Folders are made
+ * 0700 and files 0600 (the umask can only take bits away): the owner's alone.
  */
 export class FsBlobStore implements BlobStore {
   /** Open descriptors for range reads (desk packs are read a few objects at a time), oldest first. */
@@ -68,7 +69,7 @@ export class FsBlobStore implements BlobStore {
     if (await this.has(tenant, digest)) return digest;
     await this.makeDurableDir(dir);
     const temp = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
-    const handle = await fs.open(temp, 'wx');
+    const handle = await fs.open(temp, 'wx', 0o600);
     try {
       await handle.writeFile(bytes);
       await handle.sync();
@@ -85,7 +86,7 @@ export class FsBlobStore implements BlobStore {
 
   /** Creates `dir` and any missing parents, fsyncing each new entry's parent so it survives power loss. */
   private async makeDurableDir(dir: string): Promise<void> {
-    const first = await fs.mkdir(dir, { recursive: true });
+    const first = await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     if (first === undefined) return;
     for (let created = dir; ; created = dirname(created)) {
       await fsyncPath(dirname(created), constants.O_RDONLY | constants.O_DIRECTORY);

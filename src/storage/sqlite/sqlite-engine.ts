@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -48,6 +48,29 @@ class StatementCache {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+}
+
+/**
+ * A new store is its owner's alone, whatever the umask: the folder 0700 and
+ * the database made empty at 0600 before SQLite opens it (SQLite gives its
+ * -wal and -shm the database's mode).
+ */
+function createPrivately(dir: string, path: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    // Another process made it first: it is that process's to set up.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -116,9 +139,9 @@ export class SqliteEngine implements Engine {
   private closed = false;
 
   private constructor(options: SqliteEngineOptions) {
-    mkdirSync(options.dir, { recursive: true });
     this.dir = options.dir;
     this.path = join(options.dir, 'cairn.db');
+    if (!existsSync(this.path)) createPrivately(options.dir, this.path);
     this.maxBatch = options.maxBatch ?? 512;
     this.writer = new Database(this.path);
     // Small pages: a commit writes whole pages to the WAL, and an append touches ~8 b-trees,
