@@ -23,8 +23,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...KILL_SUITES],
-          // Generous for a loaded 2-core machine: the slowest tests take ~10 s alone and up to ~2 min with
-          // the cores oversubscribed tenfold (measured); a hung test still fails.
+          // Generous for a loaded 2-core machine: the slowest (cli.test.ts) took 95 s with the load average
+          // at 20 on 2 cores; a hung test still fails.
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },
