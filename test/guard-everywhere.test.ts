@@ -102,6 +102,21 @@ describe('guard API: scanText and redactJson', () => {
     // One turn at least per 256 KiB slice: about 20 for this text.
     expect(turns).toBeGreaterThanOrEqual(10);
   });
+
+  it('gives the event loop turns across many small texts too (a batch of records)', async () => {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    // 200 records of 10 KB: 2 MB in all, one turn at least per 256 KiB scanned.
+    for (let i = 0; i < 200; i++)
+      await scanText(`record ${i}: ${'plain words and nothing else '.repeat(350)}`);
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(5);
+  });
 });
 
 describe('guard everywhere, through the store and over HTTP', () => {

@@ -19,10 +19,18 @@ const SLICE_OVERLAP = 4096;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Bytes scanned since the event loop last had a turn, across calls: many small texts (a batch) yield too. */
+let sinceTurn = 0;
+
 /** Scans `bytes` as one file named `label`, slice by slice; the scan's findings and spans. */
 async function scanBytes(label: string, bytes: Buffer): Promise<StreamScan> {
   const scan = new StreamScan(label, { lineAt: (o) => lineIn(bytes, o) });
   if (bytes.length <= SLICE_BYTES) {
+    sinceTurn += bytes.length;
+    if (sinceTurn >= SLICE_BYTES) {
+      sinceTurn = 0;
+      await yieldTurn();
+    }
     await scan.feed(bytes, 0);
     return scan;
   }
@@ -81,16 +89,9 @@ const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~
  */
 export async function redactJson(value: unknown): Promise<{ value: unknown; redactions: Redaction[] }> {
   const redactions: Redaction[] = [];
-  let scanned = 0;
   const redactString = async (text: string, pointer: string): Promise<string> => {
     if (text.length < MIN_SECRET) return text;
     const bytes = Buffer.from(text, 'utf8');
-    // Many small strings: a turn of the event loop every slice's worth of bytes.
-    scanned += bytes.length;
-    if (scanned > SLICE_BYTES) {
-      scanned = 0;
-      await yieldTurn();
-    }
     const scan = await scanBytes('payload', bytes);
     if (scan.findings.length === 0) return text;
     for (const span of scan.spans) redactions.push({ rule: span.rule, pointer });
