@@ -162,6 +162,10 @@ describe('destructive work on a directory happens only on its own host, only whe
     expect(isMounted(victim)).toBe(false);
     victimIntact();
     expect((await refusals()).map((r) => r.resource_id)).toEqual([forged.id]);
+    // Not its to unmount, so not its to discard: the desk may only stop tracking it.
+    await expectCode(desk.detach(forged.id, { discard: true }), 'FORBIDDEN');
+    expect((await desk.detach(forged.id)).state).toBe('detached');
+    victimIntact();
   });
 
   it("gc on host A leaves host B's abandoned fork alone and reports it; B's own gc reclaims it", async () => {

@@ -122,7 +122,10 @@ export class Workspaces {
         },
       );
     }
-    if (row.driver === 'overlay' && !options.discard) {
+    // An overlay this desk did not make is not its to unmount: it may only stop tracking it.
+    const held = this.created.holds(row);
+    const foreign = !held.ok && held.reason === 'not-created';
+    if (row.driver === 'overlay' && !options.discard && !foreign) {
       throw invalid(
         `workspace ${workspace} is an overlay fork: detach it with discard (merge it first to keep its changes)`,
         {
