@@ -60,6 +60,17 @@ function operationObject(operation: Op & { http: HttpBinding }): Record<string, 
     ...(requestBody ? { requestBody } : {}),
     responses: {
       ...Object.fromEntries([...new Set(statuses)].map((s) => [String(s), success])),
+      // A body past the server's budget of bytes in flight (all tenants, or the caller's share).
+      ...(operation.http.method === 'GET'
+        ? {}
+        : {
+            '503': {
+              description:
+                'UNAVAILABLE: the server holds as many request bodies as it takes; retry after Retry-After seconds',
+              headers: { 'Retry-After': { schema: { type: 'integer' } } },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+          }),
       default: {
         description: 'Typed error',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
