@@ -117,6 +117,38 @@ describe('HTTP API', () => {
         `/v1/sessions/${session}/branches/${branch}/steps/resolve`,
         JSON.stringify({ position: 1, rerun: true }),
       ],
+      // The journal's and the unit's own records (Cairn's kinds), on B's branch and workspace.
+      [
+        'POST',
+        `/v1/sessions/${session}/branches/${branch}/steps`,
+        JSON.stringify({ payload: { probe: { position: 1, happened: false } } }),
+      ],
+      [
+        'POST',
+        `/v1/sessions/${session}/branches/${branch}/unit/keep`,
+        JSON.stringify({ workspace: ofB.workspace }),
+      ],
+      [
+        'POST',
+        `/v1/sessions/${session}/branches/${branch}/unit/abandon`,
+        JSON.stringify({ workspace: ofB.workspace, expiresAt: 0 }),
+      ],
+      [
+        'POST',
+        `/v1/sessions/${session}/branches/${branch}/unit/checkpoints`,
+        JSON.stringify({
+          payload: {
+            label: '',
+            head: '',
+            workspace: ofB.workspace,
+            snapshot: ofB.snapshot,
+            root: '',
+            inDoubt: [],
+            evidence: {},
+            accepted: true,
+          },
+        }),
+      ],
     ];
     for (const [method, path, body] of attempts) {
       const response = await call(method, path, tokens.a, body);
