@@ -70,7 +70,9 @@ export const AppendInput = z
   .object({
     session: SessionId,
     branch: BranchName.default('main'),
-    kind: EventKind,
+    kind: EventKind.describe(
+      `the event's kind, e.g. "tool.call"; kinds under "cairn." are Cairn's own and refused`,
+    ),
     payload: z.unknown().default(null),
     actor: Actor.optional(),
     idempotencyKey: IdempotencyKey.optional(),
@@ -281,7 +283,10 @@ export const DeskCommitInput = z
     reused: z.array(Digest).max(200_000),
     payload: Payload.optional(),
     // The only event that rides with a commit is the unit's checkpoint: the desk writes Cairn's own kinds for it.
-    also: z.object({ kind: z.literal('cairn.unit.checkpoint'), payload: Payload }).strict().optional(),
+    also: z
+      .object({ kind: z.literal('cairn.unit.checkpoint'), payload: Payload })
+      .strict()
+      .optional(),
     ifHead: z.union([EventId, z.literal('')]).optional(),
     ifMoves: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     moveHeadTo: EventId.optional(),
