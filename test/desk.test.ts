@@ -786,6 +786,7 @@ function deskSuite(backend: Backend) {
       const { workspace } = await desk.attach({ dir: work });
       const gcDesk = another(who);
       let writing = true;
+      let passes = 0;
       const writer = (async () => {
         try {
           for (let round = 1; round <= 15; round++) {
@@ -795,8 +796,10 @@ function deskSuite(backend: Backend) {
               put(work, `f${i}.txt`, i < 15 ? `round ${round} ${i}\n` : `v${round % 3} ${i}\n`);
             await desk.checkpoint(workspace.id);
             // Let the collector in between rounds (it also runs during each checkpoint's awaits): its sweep
-            // needs a moment with no new snapshot since its mark (docs/notes.md: GC under constant writes).
-            await new Promise((resolve) => setTimeout(resolve, 15));
+            // needs a pass with no new snapshot since its mark (docs/notes.md: GC under constant writes).
+            // Two whole passes after the commit, counted, not timed: on a loaded machine a pass is slow.
+            for (const until = passes + 2; passes < until; )
+              await new Promise((resolve) => setTimeout(resolve, 1));
           }
         } finally {
           writing = false;
@@ -807,6 +810,7 @@ function deskSuite(backend: Backend) {
         // The default grace keeps the writer's packs that are not yet committed.
         const r = await gcDesk.gc({ keepLast: 1 });
         collected += r.removedObjects;
+        passes++;
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       await writer;
