@@ -82,6 +82,14 @@ class ViewBuilder {
 const isBlank = (c: number) => c === 0x20 || c === 0x09;
 const isQuote = (c: number) => c === 0x22 || c === 0x27 || c === 0x60;
 
+function hasDigit(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) return true;
+  }
+  return false;
+}
+
 /**
  * The stretches where a line break (with the quotes, `+`/`.`, `\` and
  * indentation around it) cuts a run of token characters, joined: `'ghp_ab' +
@@ -118,6 +126,8 @@ export function joinedView(text: string): View | null {
     const ceiling = Math.min(text.length, b + JOIN_REACH);
     while (e < ceiling && RUN[text.charCodeAt(e)] === 1) e++;
     if (e - b < JOIN_MIN_SIDE || a - s + (e - b) < JOIN_MIN_TOTAL) continue;
+    // Random values hold digits; identifiers and prose wrapped across lines mostly do not.
+    if (!hasDigit(text, s, a) && !hasDigit(text, b, e)) continue;
     if (s < chainEnd) {
       // The left piece is the previous join's right piece (a line that is one run): the chain goes on.
       if (a > chainEnd) out.push(text.slice(chainEnd, a), chainEnd);
@@ -138,29 +148,53 @@ function printable(bytes: Uint8Array): boolean {
   return ok >= PRINTABLE_SHARE * bytes.length;
 }
 
+/** Base64 characters (standard and URL-safe); hex digits are a subset. */
+const B64 = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-')
+  B64[c.charCodeAt(0)] = 1;
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+
+/** The decoded bytes of a base64 or hex run when they are text, else null. */
+function decodeRun(run: string, hex: boolean): Buffer | null {
+  if (hex && run.length >= HEX_MIN && run.length % 2 === 0) {
+    if (printable(Buffer.from(run.slice(0, 64), 'hex'))) {
+      const decoded = Buffer.from(run, 'hex');
+      if (printable(decoded)) return decoded;
+    }
+  }
+  // A look at the head first: most runs (paths, identifiers, binary data) are not base64 of text.
+  const body = run.replace(/=+$/, '');
+  if (!printable(Buffer.from(body.slice(0, 64 - (Math.min(64, body.length) % 4)), 'base64'))) return null;
+  const decoded = Buffer.from(body, 'base64');
+  return printable(decoded) ? decoded : null;
+}
+
 /**
  * Base64 (standard or URL-safe) and hex values that decode to text, each
  * decoded in place of its run; every decoded character stands for the whole run.
  */
 export function decodedView(text: string): View | null {
   const out = new ViewBuilder();
-  const runs = /[A-Za-z0-9+/_-]{20,}={0,2}|[0-9a-fA-F]{32,}/g;
-  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
-    const run = m[0];
-    let decoded: Buffer | null = null;
-    if (/^[0-9a-fA-F]+$/.test(run) && run.length >= HEX_MIN && run.length % 2 === 0) {
-      const head = Buffer.from(run.slice(0, 64), 'hex');
-      if (printable(head)) decoded = Buffer.from(run, 'hex');
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    if (B64[text.charCodeAt(i)] !== 1) {
+      i++;
+      continue;
     }
-    if (decoded === null && run.length >= BASE64_MIN) {
-      // A look at the head first: most runs (paths, identifiers, binary data) are not base64 of text.
-      const body = run.replace(/=+$/, '');
-      const head = Buffer.from(body.slice(0, 64 - (Math.min(64, body.length) % 4)), 'base64');
-      if (printable(head)) decoded = Buffer.from(body, 'base64');
+    const start = i;
+    let hex = true;
+    while (i < n && B64[text.charCodeAt(i)] === 1) {
+      if (HEX[text.charCodeAt(i)] !== 1) hex = false;
+      i++;
     }
-    if (decoded === null || !printable(decoded)) continue;
+    let end = i;
+    while (end < n && end - i < 2 && text.charCodeAt(end) === 0x3d) end++; // '=' padding
+    if (end - start < BASE64_MIN) continue;
+    const decoded = decodeRun(text.slice(start, end), hex);
+    if (decoded === null) continue;
     out.separate();
-    out.pushAt(decoded.toString('latin1'), m.index, m.index + run.length);
+    out.pushAt(decoded.toString('latin1'), start, end);
   }
   return out.build();
 }
@@ -168,28 +202,39 @@ export function decodedView(text: string): View | null {
 /** UTF-8 zero-width characters (U+200B–U+200D, U+2060, U+FEFF) and full-width forms (U+FF01–U+FF5E). */
 const HIDDEN = /\xe2\x80[\x8b-\x8d]|\xe2\x81\xa0|\xef\xbb\xbf|\xef\xbc[\x81-\xbf]|\xef\xbd[\x80-\x9e]/;
 
-/** The window (UTF-8 read as latin1) with zero-width characters dropped and full-width ones made ASCII. */
+/** Stretches of token characters and hidden ones (UTF-8 read as latin1). */
+const HIDDEN_STRETCH =
+  /(?:[A-Za-z0-9_+/=.-]|\xe2\x80[\x8b-\x8d]|\xe2\x81\xa0|\xef\xbb\xbf|\xef\xbc[\x81-\xbf]|\xef\xbd[\x80-\x9e])+/g;
+
+/**
+ * The stretches of the window (UTF-8 read as latin1) where zero-width
+ * characters sit among token characters or full-width ones spell one: the
+ * zero-width dropped, the full-width made ASCII. Text without any costs one
+ * search.
+ */
 export function normalizedView(text: string): View | null {
   if (!HIDDEN.test(text)) return null;
   const out = new ViewBuilder();
-  for (let i = 0; i < text.length; ) {
-    const b0 = text.charCodeAt(i);
-    if (b0 === 0xe2 || b0 === 0xef) {
-      const cp =
-        ((b0 & 0x0f) << 12) | ((text.charCodeAt(i + 1) & 0x3f) << 6) | (text.charCodeAt(i + 2) & 0x3f);
-      const three = (text.charCodeAt(i + 1) & 0xc0) === 0x80 && (text.charCodeAt(i + 2) & 0xc0) === 0x80;
-      if (three && ((cp >= 0x200b && cp <= 0x200d) || cp === 0x2060 || cp === 0xfeff)) {
-        i += 3;
+  HIDDEN_STRETCH.lastIndex = 0;
+  for (let m = HIDDEN_STRETCH.exec(text); m !== null; m = HIDDEN_STRETCH.exec(text)) {
+    const stretch = m[0];
+    if (stretch.length < JOIN_MIN_TOTAL || !HIDDEN.test(stretch)) continue;
+    out.separate();
+    for (let k = 0; k < stretch.length; ) {
+      const i = m.index + k;
+      const b0 = stretch.charCodeAt(k);
+      if (b0 === 0xe2 || b0 === 0xef) {
+        const cp =
+          ((b0 & 0x0f) << 12) |
+          ((stretch.charCodeAt(k + 1) & 0x3f) << 6) |
+          (stretch.charCodeAt(k + 2) & 0x3f);
+        if (cp >= 0xff01 && cp <= 0xff5e) out.pushAt(String.fromCharCode(cp - 0xfee0), i, i + 3);
+        k += 3; // a zero-width character is dropped
         continue;
       }
-      if (three && cp >= 0xff01 && cp <= 0xff5e) {
-        out.pushAt(String.fromCharCode(cp - 0xfee0), i, i + 3);
-        i += 3;
-        continue;
-      }
+      out.push(stretch[k] as string, i);
+      k++;
     }
-    out.push(text[i] as string, i);
-    i++;
   }
   return out.build();
 }
