@@ -299,7 +299,6 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
       await call(b, 'remember', {
         scope: { session: session.id },
         text: 'bravo-secret memo',
-        source: 'person',
       })
     ).structuredContent as { id: string };
     const { client: a } = await connectAs(tokens.a);

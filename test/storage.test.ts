@@ -84,7 +84,7 @@ describe('SQLite store format', () => {
     });
   });
 
-  it('a format-6 store with memory opens at format 7 and its records are recalled as before', async () => {
+  it('a format-6 store with memory opens at the current format and its records are recalled as before', async () => {
     await withTempDir(async (dir) => {
       const store = await Store.openDir(dir);
       const tenants = await Promise.all(['m6-a', 'm6-b'].map((name) => store.createTenant(name)));
@@ -108,10 +108,10 @@ describe('SQLite store format', () => {
       for (let i = 0; i < 70; i++)
         await a.remember({ scope: { user: 'cy' }, text: `harbour ${i}`, source: 'person' });
       await store.close();
-      // Back to format 6's layout: no recall filter, the covering index.
+      // Back to format 6's layout: no recall filter, the covering index, no anchors by line.
       const db = new Database(join(dir, 'cairn.db'));
       db.exec(`DROP TRIGGER memory_recall_insert; DROP TRIGGER memory_recall_update; DROP TRIGGER memory_recall_delete;
-        DROP TABLE memory_recall; DROP TABLE memory_tenants;
+        DROP TABLE memory_recall; DROP TABLE memory_tenants; DROP INDEX memory_anchors_by_line;
         CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);
         UPDATE cairn_meta SET value = '6' WHERE key = 'format_version';`);
       db.close();

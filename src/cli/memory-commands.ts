@@ -23,6 +23,14 @@ const BRANCH_FLAG: FlagSpec = {
   help: "the session's branch (with a session scope; default main)",
 };
 
+/** Recall and list alike: quarantined records only when asked for. */
+const MIN_TRUST_FLAG: FlagSpec = {
+  name: 'min-trust',
+  type: 'string',
+  value: 'T',
+  help: 'untrusted (default), trusted, or quarantined to see those too',
+};
+
 /** `--scope user:alice --scope session:ss_…` as the operations' scope object. */
 function scopeOf(values: Record<string, unknown>): Record<string, string> {
   const scope: Record<string, string> = {};
@@ -99,12 +107,7 @@ const recall: FabricCommand = {
       multiple: true,
       help: 'only records with every one of these tags',
     },
-    {
-      name: 'min-trust',
-      type: 'string',
-      value: 'T',
-      help: 'untrusted (default), trusted, or quarantined to see those too',
-    },
+    MIN_TRUST_FLAG,
     {
       name: 'as-of',
       type: 'string',
@@ -145,6 +148,7 @@ const list: FabricCommand = {
     SCOPE_FLAG,
     BRANCH_FLAG,
     { name: 'limit', type: 'string', value: 'N', help: 'at most N (default 100)' },
+    MIN_TRUST_FLAG,
   ],
   summary: 'the current records of a scope, newest first',
   async run(fabric, { values, out }) {
@@ -153,6 +157,7 @@ const list: FabricCommand = {
         scope: scopeOf(values),
         branch: stringFlag(values, 'branch'),
         limit: wholeNumberFlag(values, 'limit'),
+        minTrust: stringFlag(values, 'min-trust'),
       }) as never,
     );
     const lines = table(

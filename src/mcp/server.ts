@@ -8,11 +8,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { type CairnError, isCairnError, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { Op } from '../ops/op.js';
 import { opTitle } from '../ops/op.js';
 import { inputJsonSchema, OPERATIONS } from '../ops/table.js';
+import { parseInput } from '../validate.js';
 
 export interface McpServerOptions {
   /** The version the server reports (the package's). */
@@ -30,6 +32,15 @@ export function mcpTools(): { tool: string; operation: Op }[] {
   return (Object.values(OPERATIONS) as Op[])
     .filter((o) => o.mcp !== undefined)
     .map((operation) => ({ tool: operation.mcp as string, operation }));
+}
+
+/** The JSON schema a tool offers: its operation's, or the narrower one the operation declares for MCP. */
+function toolSchema(operation: Op): Record<string, unknown> {
+  return (
+    operation.mcpInput
+      ? z.toJSONSchema(operation.mcpInput, { io: 'input', unrepresentable: 'any' })
+      : inputJsonSchema(operation)
+  ) as Record<string, unknown>;
 }
 
 /** Structured content is a JSON object: a list answer goes under `items`. */
@@ -53,7 +64,7 @@ export function createMcpServer(fabric: Fabric, options: McpServerOptions): Serv
     tools: [...tools]
       .filter(([, operation]) => options.local === true || operation.runs === 'anywhere')
       .map(([name, operation]) => {
-        const { $schema: _, ...inputSchema } = inputJsonSchema(operation) as Record<string, unknown>;
+        const { $schema: _, ...inputSchema } = toolSchema(operation);
         return {
           name,
           title: opTitle(operation.name),
@@ -70,7 +81,10 @@ export function createMcpServer(fabric: Fabric, options: McpServerOptions): Serv
     }
     const call = (fabric as unknown as Record<string, (input: unknown) => Promise<unknown>>)[operation.name];
     try {
-      const answer = await (call as (input: unknown) => Promise<unknown>)(request.params.arguments ?? {});
+      const args = request.params.arguments ?? {};
+      // The tool's narrower schema first (an agent's tool), then the fabric's own validation.
+      if (operation.mcpInput) parseInput(operation.mcpInput, args, opTitle(operation.name));
+      const answer = await (call as (input: unknown) => Promise<unknown>)(args);
       return {
         content: [{ type: 'text' as const, text: JSON.stringify(answer) }],
         structuredContent: structured(answer),

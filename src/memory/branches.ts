@@ -21,17 +21,12 @@ export async function dropBranch(
   now: number,
 ): Promise<ForgetAnswer> {
   const scope = { session: input.session as SessionId };
-  const on = await visibility(tx, who, scope, input.branch, 'r');
-  const where = [on.sql];
-  const params = [...on.params];
-  for (const branch of input.keepFor) {
-    const kept = await visibility(tx, who, scope, branch, 'r');
-    where.push(`NOT (${kept.sql})`);
-    params.push(...kept.params);
-  }
+  const on = await visibility(tx, dialect, who, scope, [input.branch], 'r');
+  // Seen on none of keepFor: not seen on the union of their paths (one joined list, however many branches).
+  const kept = await visibility(tx, dialect, who, scope, input.keepFor, 'r');
   const rows = await tx.all<{ id: string }>(
-    `SELECT DISTINCT r.id FROM memory_records r WHERE ${where.join(' AND ')}`,
-    params,
+    `SELECT DISTINCT r.id FROM memory_records r WHERE ${on.sql} AND NOT (${kept.sql})`,
+    [...on.params, ...kept.params],
   );
   const answer = await removal(
     tx,
@@ -62,6 +57,7 @@ export const MEMORY_CARRY_EVENT = 'cairn.memory.carry';
  */
 export async function carry(
   tx: SqlExecutor,
+  dialect: Dialect,
   who: Identity,
   input: { session: string; from: string; to: string },
   now: number,
@@ -71,7 +67,7 @@ export async function carry(
       branch: input.from,
     });
   const seen = async (branch: string) =>
-    visibility(tx, who, { session: input.session as SessionId }, branch, 'r');
+    visibility(tx, dialect, who, { session: input.session as SessionId }, [branch], 'r');
   const onFrom = await seen(input.from);
   const onTo = await seen(input.to);
   const rows = await tx.all<{ id: string; version: number }>(

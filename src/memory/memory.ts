@@ -1,5 +1,5 @@
 import { lockChain } from '../audit/audit-chain.js';
-import { forbidden, invalidArgument, notFound } from '../errors.js';
+import { type CairnError, forbidden, invalidArgument, notFound } from '../errors.js';
 import { newId, type SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
 import { type Dialect, inBatches, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
@@ -15,7 +15,7 @@ import type {
   ValidForget,
   ValidRemember,
 } from './schema.js';
-import { TRUST_TIERS } from './schema.js';
+import { AGENT_SOURCES, MEMORY_SOURCES, TRUST_TIERS } from './schema.js';
 import { countVectors, indexVector, unindexVectors } from './vectors.js';
 
 /** The trust tier each source's records arrive with; the store's policy may lower any of them. */
@@ -27,6 +27,27 @@ export const DEFAULT_TRUST: Readonly<Record<MemorySource, TrustTier>> = {
   tool: 'untrusted',
   import: 'untrusted',
 };
+
+/**
+ * The sources a principal of each kind may name (its token says its kind,
+ * never the request): a person's word is a user's alone, so only a person's
+ * record arrives trusted by source.
+ */
+export const SOURCES_OF: Readonly<Record<Identity['kind'], readonly MemorySource[]>> = {
+  user: MEMORY_SOURCES,
+  agent: AGENT_SOURCES,
+  service: AGENT_SOURCES,
+};
+
+/** The refusal of a source the writer may not name, or undefined. */
+export function claimRefusal(who: Identity, input: Pick<ValidRemember, 'source'>): CairnError | undefined {
+  const may = SOURCES_OF[who.kind];
+  if (may.includes(input.source)) return undefined;
+  return forbidden(
+    `source ${input.source} is not yours to claim: ${who.principal} is ${who.kind === 'agent' ? 'an' : 'a'} ${who.kind} and may remember with source ${may.join(', ')} (a person's record is written with a person's own token)`,
+    { field: 'source', source: input.source, principal: who.principal, kind: who.kind },
+  );
+}
 
 /** The log event a record written in a session leaves on its branch (no text: forgetting removes that). */
 export const MEMORY_EVENT = 'cairn.memory.remember';
@@ -46,6 +67,8 @@ export async function remember(
   policy: TrustPolicy = {},
   vector?: QueryVector,
 ): Promise<MemoryRecord> {
+  // A record whose trust follows another's reads it under the tenant's write lock, as quarantine does.
+  if (namesRecords(input)) await lockChain(tx, who.tenant);
   const planned = await plan(tx, who, input, now, policy, vector, async (id, version, trust) => {
     // The audit head is the tenant's write lock: numbering the version after it cannot race another writer.
     await audit(
@@ -84,8 +107,7 @@ export async function rememberMany(
   const records: MemoryRecord[] = [];
   for (const [i, input] of inputs.entries()) {
     // What it supersedes or was made from may have a version earlier in the batch: write those first.
-    if (input.supersedes !== undefined || input.derivedFrom.some((ref) => !ref.startsWith('ev_')))
-      await store(tx, dialect, who.tenant, pending.splice(0));
+    if (namesRecords(input)) await store(tx, dialect, who.tenant, pending.splice(0));
     const planned = await plan(tx, who, input, now, policy, vectors[i], async () => ++n);
     pending.push(planned);
     records.push(toRecord(planned.row));
@@ -110,6 +132,11 @@ export async function rememberMany(
       now,
     );
   return records;
+}
+
+/** Whether a record's trust follows other records' (what it supersedes or was made from). */
+function namesRecords(input: ValidRemember): boolean {
+  return input.supersedes !== undefined || input.derivedFrom.some((ref) => !ref.startsWith('ev_'));
 }
 
 async function highestNumber(tx: SqlExecutor, tenant: string): Promise<number> {
@@ -143,6 +170,9 @@ async function plan(
   number: (id: string, version: number, trust: TrustTier) => Promise<number>,
 ): Promise<Planned> {
   const tenant = who.tenant;
+  const refused = claimRefusal(who, input);
+  if (refused) throw refused;
+  // The writer's own tier: a new version of a trusted record by an agent is the agent's, not inherited.
   let trust = policy[input.source] ?? DEFAULT_TRUST[input.source];
   for (const ref of input.derivedFrom) {
     if (ref.startsWith('ev_')) {
@@ -301,6 +331,9 @@ export async function setTrust(
       `promoting ${id} to trusted is a person's decision: ${who.principal} is an ${who.kind}; ask a user of the tenant`,
       { action: 'memory.promote', principal: who.principal },
     );
+  // Serialized with every write that reads a record's trust (the tenant's write lock, taken first):
+  // a record made from this one meanwhile is either seen by the closure or sees the new tier.
+  await lockChain(tx, who.tenant);
   if (!(await latest(tx, who.tenant, id))) throw notFound('memory record', id);
   const records = trust === 'quarantined' ? await closure(tx, who.tenant, id, true) : [id];
   await tx.run(

@@ -4,7 +4,7 @@ import { matchClause, queryWords } from './fulltext.js';
 import { COLUMNS, type RecordRow, recordsByNumber, toRecord } from './rows.js';
 import type { MemoryRecord, RecallItem, ValidList, ValidRecall } from './schema.js';
 import { type EmbeddingFunction, nearest } from './vectors.js';
-import { currentFilter, currentIsLatest, narrowFilter } from './visibility.js';
+import { currentFilter, currentIsLatest, narrowFilter, trustFilter } from './visibility.js';
 
 /** A text's vector and the function that made it (the caller embeds before the transaction). */
 export interface QueryVector {
@@ -33,7 +33,7 @@ export async function recall(
   if (mode === 'text' || mode === 'hybrid') lists.push(await byText(tx, dialect, who, input, fetch));
   if (mode === 'vector' || mode === 'hybrid') {
     if (!vector) throw new Error('a vector recall needs the query vector');
-    const current = await currentFilter(tx, who, input.scope, input.branch, input.asOf);
+    const current = await currentFilter(tx, dialect, who, input.scope, input.branch, input.asOf);
     const narrow = narrowFilter(input.scope, input.minTrust, input.kinds, false, 'r');
     const where = [current.sql, narrow.sql];
     const params: SqlParam[] = [...current.params, ...narrow.params];
@@ -92,7 +92,7 @@ async function byText(
   // First, so that a session the reader cannot see is NOT_FOUND whatever the index holds.
   const current = latestIsCurrent
     ? { sql: '1 = 1', params: [] as SqlParam[] }
-    : await currentFilter(tx, who, input.scope, input.branch, input.asOf);
+    : await currentFilter(tx, dialect, who, input.scope, input.branch, input.asOf);
   const match = await matchClause(tx, dialect, who.tenant, queryWords(input.query));
   if (!match) return [];
   /** The top `fetch` that the filters keep of the versions `source` yields (number `on`, score `score`), read whole. */
@@ -138,12 +138,18 @@ async function byText(
   });
 }
 
-/** The current records of a scope, newest first (no ranking, no query). */
-export async function list(tx: SqlExecutor, who: Identity, input: ValidList): Promise<MemoryRecord[]> {
-  const current = await currentFilter(tx, who, input.scope, input.branch, undefined);
+/** The current records of a scope down to `minTrust`, newest first (no ranking, no query). */
+export async function list(
+  tx: SqlExecutor,
+  dialect: Dialect,
+  who: Identity,
+  input: ValidList,
+): Promise<MemoryRecord[]> {
+  const current = await currentFilter(tx, dialect, who, input.scope, input.branch, undefined);
+  const trust = trustFilter(input.minTrust, 'r');
   const rows = await tx.all<RecordRow>(
-    `SELECT ${COLUMNS} FROM memory_records r WHERE ${current.sql} ORDER BY r.recorded_at DESC, r.n DESC LIMIT ?`,
-    [...current.params, input.limit],
+    `SELECT ${COLUMNS} FROM memory_records r WHERE ${current.sql} AND ${trust.sql} ORDER BY r.recorded_at DESC, r.n DESC LIMIT ?`,
+    [...current.params, ...trust.params, input.limit],
   );
   return rows.map(toRecord);
 }

@@ -9,6 +9,8 @@ import { BranchName as Branch, MemoryId as MemoryIdSchema, SessionId as SessionI
 
 export const MEMORY_KINDS = ['fact', 'episode', 'procedure', 'pinned'] as const;
 export const MEMORY_SOURCES = ['person', 'agent', 'tool', 'import'] as const;
+/** The sources an agent or a service may name: `person` is a user's alone. */
+export const AGENT_SOURCES = ['agent', 'tool', 'import'] as const;
 /** Trust tiers, most trusted first: `minTrust` keeps a tier and those above it. */
 export const TRUST_TIERS = ['trusted', 'untrusted', 'quarantined'] as const;
 
@@ -78,6 +80,11 @@ export const RememberInput = z
   })
   .strict();
 
+/** `remember` as an agent's tool offers it (MCP): only the sources an agent may name. */
+export const AgentRememberInput = RememberInput.extend({
+  source: z.enum(AGENT_SOURCES).default('agent').describe('where the text came from: you, a tool, an import'),
+});
+
 /** The most records one `rememberMany` writes. */
 export const MAX_BATCH = 1000;
 
@@ -90,6 +97,12 @@ export const RememberManyInput = z
   })
   .strict();
 
+/** The lowest tier a read returns: quarantined records only when asked for, in recall and list alike. */
+const MinTrust = z
+  .enum(TRUST_TIERS)
+  .default('untrusted')
+  .describe('the lowest trust tier returned: quarantined records only when asked for');
+
 export const RecallInput = z
   .object({
     query: z.string().min(1).max(1000),
@@ -99,7 +112,7 @@ export const RecallInput = z
     kinds: z.array(z.enum(MEMORY_KINDS)).max(4).optional(),
     tags: z.array(Tag).max(32).optional(),
     asOf: Millis.optional().describe('what was recorded by then (record time)'),
-    minTrust: z.enum(TRUST_TIERS).default('untrusted').describe('quarantined records only when asked for'),
+    minTrust: MinTrust,
     mode: z
       .enum(RECALL_MODES)
       .default('auto')
@@ -123,6 +136,7 @@ export const ListInput = z
     scope: Scope,
     branch: Branch.default('main'),
     limit: z.number().int().min(1).max(1000).default(100),
+    minTrust: MinTrust,
   })
   .strict();
 

@@ -1,5 +1,6 @@
-import * as log from '../log/session-log.js';
-import { placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
+import { pathsUnion } from '../log/path-query.js';
+import type { Segment } from '../log/session-log.js';
+import { type Dialect, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { MemoryScope, TrustTier } from './schema.js';
 import { TRUST_TIERS } from './schema.js';
@@ -57,41 +58,67 @@ export function currentIsLatest(scope: MemoryScope, asOf: number | undefined): b
 }
 
 /**
- * Which record versions `r` a reader in `scope` (on `branch`) may see: the
- * scope's user, agent and project must match; a version written in a session
- * is seen only with that session in the scope and its anchor on the branch's
- * path. Outside any session (no session in the scope) only records outside
- * sessions are seen.
+ * A path as rows `p(line, lo, hi)` from one JSON parameter: joined, not one
+ * expression per segment, so a path thousands of segments long stays one
+ * small statement (an expression per segment failed SQLite past ~450).
+ */
+function pathRows(dialect: Dialect): string {
+  return dialect === 'sqlite'
+    ? "(SELECT value->>'line' AS line, value->>'lo' AS lo, value->>'hi' AS hi FROM json_each(?)) p"
+    : 'jsonb_to_recordset(?::jsonb) AS p(line text, lo bigint, hi bigint)';
+}
+
+/**
+ * Which record versions `r` a reader in `scope` (on any of `branches`) may
+ * see: the scope's user, agent and project must match; a version written in
+ * a session is seen only with that session in the scope and its anchor on
+ * one of the branches' paths. Outside any session (no session in the scope)
+ * only records outside sessions are seen.
  */
 export async function visibility(
   tx: SqlExecutor,
+  dialect: Dialect,
   who: Identity,
   scope: MemoryScope,
-  branch: string,
+  branches: readonly string[],
   alias: string,
 ): Promise<{ sql: string; params: SqlParam[] }> {
+  return seenOn(dialect, who, scope, await pathOf(tx, who, scope, branches), alias);
+}
+
+/** The union of the branches' paths in the scope's session (none outside a session). */
+async function pathOf(
+  tx: SqlExecutor,
+  who: Identity,
+  scope: MemoryScope,
+  branches: readonly string[],
+): Promise<Segment[]> {
+  return scope.session === undefined ? [] : pathsUnion(tx, who, scope.session, branches);
+}
+
+/** `visibility` over a path already read. */
+function seenOn(
+  dialect: Dialect,
+  who: Identity,
+  scope: MemoryScope,
+  path: readonly Segment[],
+  alias: string,
+): { sql: string; params: SqlParam[] } {
   const named = scopeColumns(scope, alias);
   const parts: string[] = [`${alias}.tenant = ?`, ...named.parts];
   const params: SqlParam[] = [who.tenant, ...named.params];
-  const anchored = (segments: log.Segment[]) => {
-    if (segments.length === 0) return { sql: '0 = 1', params: [] as SqlParam[] };
-    const ranges = segments.map(() => '(a.line = ? AND a.seq BETWEEN ? AND ?)').join(' OR ');
-    return {
-      sql: `EXISTS (SELECT 1 FROM memory_anchors a WHERE a.tenant = ${alias}.tenant AND a.id = ${alias}.id AND a.version = ${alias}.version AND (${ranges}))`,
-      params: segments.flatMap((s) => [s.line, s.lo, s.hi] as SqlParam[]),
-    };
-  };
   if (scope.session === undefined) {
     parts.push(`${alias}.scope_session = ''`);
   } else {
-    const onPath = anchored(await log.branchPath(tx, who, scope.session, branch));
+    // Uncorrelated: the anchors on the path are found once a statement, through (tenant, line, seq).
+    const onPath = `(${alias}.id, ${alias}.version) IN (SELECT a.id, a.version FROM ${pathRows(dialect)} JOIN memory_anchors a ON a.tenant = ? AND a.line = p.line AND a.seq BETWEEN p.lo AND p.hi)`;
     const onlySession = scope.user === undefined && scope.agent === undefined && scope.project === undefined;
     parts.push(
       onlySession
-        ? `(${alias}.scope_session = ? AND ${onPath.sql})`
-        : `(${alias}.scope_session = '' OR (${alias}.scope_session = ? AND ${onPath.sql}))`,
+        ? `(${alias}.scope_session = ? AND ${onPath})`
+        : `(${alias}.scope_session = '' OR (${alias}.scope_session = ? AND ${onPath}))`,
     );
-    params.push(scope.session, ...onPath.params);
+    params.push(scope.session, JSON.stringify(path), who.tenant);
   }
   return { sql: parts.join(' AND '), params };
 }
@@ -106,15 +133,17 @@ function recordedBy(alias: string, asOf: number | undefined): { sql: string; par
 /** The current version of each record the reader sees: no newer version of it is visible to them. */
 export async function currentFilter(
   tx: SqlExecutor,
+  dialect: Dialect,
   who: Identity,
   scope: MemoryScope,
   branch: string,
   asOf: number | undefined,
 ): Promise<{ sql: string; params: SqlParam[] }> {
-  const seen = await visibility(tx, who, scope, branch, 'r');
+  const path = await pathOf(tx, who, scope, [branch]);
+  const seen = seenOn(dialect, who, scope, path, 'r');
   // Outside sessions every version is seen, so the current one is the newest: a column, not a search.
   if (currentIsLatest(scope, asOf)) return { sql: `${seen.sql} AND r.latest = 1`, params: seen.params };
-  const newer = await visibility(tx, who, scope, branch, 'n2');
+  const newer = seenOn(dialect, who, scope, path, 'n2');
   const by = recordedBy('r', asOf);
   const newerBy = recordedBy('n2', asOf);
   return {
@@ -123,7 +152,8 @@ export async function currentFilter(
   };
 }
 
-function trustFilter(minTrust: TrustTier, alias: string): { sql: string; params: SqlParam[] } {
+/** Tiers from trusted down to `minTrust`. */
+export function trustFilter(minTrust: TrustTier, alias: string): { sql: string; params: SqlParam[] } {
   const tiers = TRUST_TIERS.slice(0, TRUST_TIERS.indexOf(minTrust) + 1);
   return { sql: `${alias}.trust IN (${placeholders(tiers.length)})`, params: tiers };
 }

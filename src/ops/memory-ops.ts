@@ -11,7 +11,7 @@ import * as memory from '../memory/memory.js';
 import * as found from '../memory/recall.js';
 import * as m from '../memory/schema.js';
 import { embedTexts, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
-import { type Client, type OpContext, op } from './op.js';
+import { type Client, type OpContext, op, refuseAudited } from './op.js';
 
 /** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
 async function refuseCredentials(text: string, data: Record<string, unknown>): Promise<void> {
@@ -29,6 +29,24 @@ async function refuseCredentials(text: string, data: Record<string, unknown>): P
       )}): credentials never enter memory — keep them in the vault (\`cairn cred add\`) and remember where they are, not what they are`,
     { findings: findings.map((f) => ({ rule: f.rule, line: f.line })) },
   );
+}
+
+/** Refuses, audited, a record whose source its writer may not name (an agent's claim to be a person). */
+async function refuseClaims(ctx: OpContext, records: readonly m.ValidRemember[]): Promise<void> {
+  for (const record of records) {
+    const refused = memory.claimRefusal(ctx.who, record);
+    if (refused)
+      await refuseAudited(
+        ctx,
+        {
+          action: 'memory.claim.refused',
+          resourceType: 'memory',
+          resourceId: ctx.who.principal,
+          payload: { source: record.source, kind: ctx.who.kind },
+        },
+        refused,
+      );
+  }
 }
 
 /** Memory as a caller holds it: one method per operation below, embedded (`store.memory(who)`) or remote. */
@@ -56,9 +74,11 @@ export const MEMORY_OPS = {
     callers: 'any',
     runs: 'anywhere',
     input: m.RememberInput,
+    mcpInput: m.AgentRememberInput,
     output: m.MemoryRecord,
     http: { method: 'POST', path: '/v1/memory', status: 201 },
     run: async (ctx, input) => {
+      await refuseClaims(ctx, [input]);
       await refuseCredentials(input.text, input.data);
       const vector = await vectorOf(ctx, input.text);
       return ctx.write('memory.write', (tx, now) =>
@@ -77,6 +97,7 @@ export const MEMORY_OPS = {
     output: m.MemoryList,
     http: { method: 'POST', path: '/v1/memory/batch', status: 201, maxBodyBytes: 16 * 1024 * 1024 },
     run: async (ctx, input) => {
+      await refuseClaims(ctx, input.records);
       for (const record of input.records) await refuseCredentials(record.text, record.data);
       const vectors = await vectorsOf(
         ctx,
@@ -112,7 +133,7 @@ export const MEMORY_OPS = {
   }),
   listMemory: op({
     name: 'listMemory',
-    summary: 'The current records of a scope, newest first',
+    summary: 'The current records of a scope, newest first; quarantined ones only with minTrust quarantined',
     effect: 'read',
     callers: 'any',
     runs: 'anywhere',
@@ -120,7 +141,7 @@ export const MEMORY_OPS = {
     output: m.MemoryList,
     http: { method: 'POST', path: '/v1/memory/list' },
     run: async (ctx, input) => ({
-      items: await ctx.read('memory.read', (tx) => found.list(tx, ctx.who, input)),
+      items: await ctx.read('memory.read', (tx) => found.list(tx, ctx.engine.dialect, ctx.who, input)),
     }),
   }),
   getMemory: op({
@@ -182,7 +203,8 @@ export const MEMORY_OPS = {
     input: m.CarryInput,
     output: m.CarryAnswer,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{from}/memory/carry' },
-    run: (ctx, input) => ctx.write('memory.write', (tx, now) => branches.carry(tx, ctx.who, input, now)),
+    run: (ctx, input) =>
+      ctx.write('memory.write', (tx, now) => branches.carry(tx, ctx.engine.dialect, ctx.who, input, now)),
   }),
   dropBranchMemory: op({
     name: 'dropBranchMemory',

@@ -9,9 +9,9 @@
  * was validated against `input` — once, at whichever edge the call came in.
  */
 import type { z } from 'zod';
+import { appendAudit } from '../audit/audit-chain.js';
 import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
-import { appendAudit } from '../audit/audit-chain.js';
 import { type CairnError, forbidden, unavailable } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
@@ -98,6 +98,8 @@ export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Zod
    * administration — an agent must not approve its own writes.
    */
   mcp?: string;
+  /** What the MCP tool offers and takes when narrower than `input` (only what an agent may say). */
+  mcpInput?: z.ZodType;
   /** The caller's token checks cached by a server must be dropped after it (a token revocation). */
   invalidatesAuth?: boolean;
   /** A success status that depends on the result (an append answered from its idempotency key: 200). */

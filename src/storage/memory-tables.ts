@@ -116,3 +116,10 @@ CREATE TRIGGER memory_recall_delete AFTER DELETE ON memory_records BEGIN
   DELETE FROM memory_recall
     WHERE key = (SELECT no FROM memory_tenants WHERE tenant = OLD.tenant) * ${RECALL_KEY_SPAN} + OLD.n;
 END;`;
+
+/**
+ * Migration 8: anchors by where they lie, so a reader joins its branch's
+ * path (rows of line and seq range) to the anchors on it, one index range a
+ * segment, however many segments the path has (docs/design/memory.md).
+ */
+export const ANCHORS_BY_LINE = 'CREATE INDEX memory_anchors_by_line ON memory_anchors (tenant, line, seq);';

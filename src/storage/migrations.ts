@@ -1,7 +1,7 @@
 import { unsupportedFormat } from '../errors.js';
 import { TYPES } from './column-types.js';
 import type { Dialect } from './engine.js';
-import { memoryTables, recallFilterSqlite } from './memory-tables.js';
+import { ANCHORS_BY_LINE, memoryTables, recallFilterSqlite } from './memory-tables.js';
 
 export { RECALL_KEY_SPAN } from './memory-tables.js';
 
@@ -407,6 +407,12 @@ ${MEMORY_TABLES.map((table) => rowLevelSecurity(table)).join('\n')}`,
     sqlite: recallFilterSqlite(),
     // PostgreSQL filters its GIN matches on the rows themselves: the covering index only cost writes.
     postgres: 'DROP INDEX memory_records_recall;',
+  },
+  {
+    version: 8,
+    name: "memory: anchors by line and seq, so a branch's path is joined as rows",
+    sqlite: ANCHORS_BY_LINE,
+    postgres: ANCHORS_BY_LINE,
   },
 ];
 
