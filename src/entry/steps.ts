@@ -3,6 +3,7 @@ export {
   Journal,
   type ProbeAnswer,
   STEP_EVENT,
+  STEP_RESOLVE_EVENT,
   type StepContext,
   StepFailed,
   type StepOptions,
