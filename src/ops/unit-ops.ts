@@ -8,9 +8,9 @@
  */
 import { z } from 'zod';
 import { invalidArgument } from '../errors.js';
+import type { SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
 import * as schema from '../schema.js';
-import type { SessionId } from '../ids.js';
 import type { Identity } from '../types.js';
 import { defaultForkRoot, UNIT_ABANDON_EVENT, UNIT_CHECKPOINT_EVENT, UNIT_KEEP_EVENT } from '../unit/unit.js';
 import { type CallerSide, type OpContext, op, runsAtCaller } from './op.js';
