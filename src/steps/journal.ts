@@ -177,7 +177,10 @@ export class Journal {
   }
 
   private replay(event: CairnEvent): void {
-    if (event.kind === STEP_RESOLVE_EVENT) return this.replayResolve(event);
+    if (event.kind === STEP_RESOLVE_EVENT) {
+      this.replayResolve(event);
+      return;
+    }
     if (event.kind !== STEP_EVENT) return;
     const payload = event.payload as StepPayload;
     if (payload.done) this.settle(payload.done);
