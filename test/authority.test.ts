@@ -11,8 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
 import { newId } from '../src/ids.js';
@@ -25,6 +24,7 @@ import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import { cliIn } from './support/cli.js';
 import { heldWrites } from './support/held-writes.js';
+import { connectMcpHttp } from './support/mcp-http.js';
 import { sqliteStore } from './support/stores.js';
 
 const OPS = Object.values(OPERATIONS) as Op[];
@@ -108,16 +108,7 @@ async function auditActions(): Promise<{ action: string; resource: string; actor
   );
 }
 
-async function connectMcp(token: string): Promise<Client> {
-  const client = new Client({ name: 'cairn-authority-test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  opened.push(client);
-  return client;
-}
+const connectMcp = (token: string) => connectMcpHttp(server.url, token, opened);
 
 describe('who may call each operation', () => {
   it('is declared by every operation of the table; a person’s decisions are a person’s only', () => {

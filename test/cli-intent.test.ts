@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeControl } from '../src/cli/output.js';
 import { cliIn } from './support/cli.js';
+import { git } from './support/git.js';
 
 // End-to-end: these spawn the built CLI (run `npx tsc -p tsconfig.json` first).
 const work = mkdtempSync(join(tmpdir(), 'cairn-intent-'));
@@ -96,20 +96,6 @@ describe('human output escapes control characters in stored text', () => {
 });
 
 describe('cairn restore and git', () => {
-  const git = (dir: string, ...args: string[]) =>
-    execFileSync('git', ['-C', dir, ...args], {
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.com',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.com',
-        GIT_CONFIG_NOSYSTEM: '1',
-        HOME: dir,
-      },
-    }).trim();
-
   it('a checkpoint records HEAD, branch and dirty state; a restore leaves git history as it is', async () => {
     const store = join(work, 'git-store');
     const dir = project('git-repo', { 'app.txt': 'one\n' });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import type { Desk } from '../src/desk/desk.js';
 import type { Store } from '../src/store.js';
 import type { Identity } from '../src/types.js';
 import { gitEvidence } from '../src/unit/evidence.js';
+import { git } from './support/git.js';
 import { backendStore, tempDir } from './support/stores.js';
 import { put } from './support/trees.js';
 
@@ -14,20 +14,6 @@ import { put } from './support/trees.js';
  * out by default, so a restore never rewinds it (nor deletes or rewrites a
  * file in it); a store setting (`includeGit`) snapshots it.
  */
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', dir, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-      GIT_CONFIG_NOSYSTEM: '1',
-      HOME: dir,
-    },
-  }).trim();
-}
 
 describe('snapshots and .git', () => {
   let temp: { dir: string; remove(): void };

@@ -6,13 +6,13 @@
  * agent's, untrusted. And `listMemory` leaves quarantined records out unless
  * asked for them.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
+import { connectMcpHttp } from './support/mcp-http.js';
 import { sqliteStore } from './support/stores.js';
 
 let store: Store;
@@ -52,16 +52,7 @@ async function auditActions(): Promise<{ action: string; actor: string }[]> {
   );
 }
 
-async function connectMcp(token: string): Promise<Client> {
-  const client = new Client({ name: 'cairn-memory-authority-test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  opened.push(client);
-  return client;
-}
+const connectMcp = (token: string) => connectMcpHttp(server.url, token, opened);
 
 const inScope = async (project: string) =>
   (await person.listMemory({ scope: { project }, minTrust: 'quarantined' })).items;
