@@ -24,7 +24,11 @@ describe('the secret guard on this repository', () => {
       execFileSync('git', ['clone', '-q', '--no-local', root, clone], { stdio: 'ignore' });
       execFileSync('cp', ['-a', join(root, 'node_modules'), join(clone, 'node_modules')]);
       const store = await Store.openDir(join(temp.dir, 'store'));
-      const desk = store.desk(await store.localIdentity(), { stateDir: join(temp.dir, 'state') });
+      // With .git snapshotted (the store setting snapshots.git: include), so the guard reads the repository's objects too.
+      const desk = store.desk(await store.localIdentity(), {
+        stateDir: join(temp.dir, 'state'),
+        includeGit: true,
+      });
       try {
         const { workspace, checkpoint } = await desk.attach({ dir: clone });
         expect(
