@@ -497,6 +497,18 @@ export function jwt(): string {
 /** Cuts `s` in two at `at` (for secrets split across lines). */
 const cut = (s: string, at: number): [string, string] => [s.slice(0, at), s.slice(at)];
 
+/**
+ * A token made by `make`, cut at `at`, drawn again until a piece holds a digit: the guard joins
+ * lines only around runs with a digit (prose and identifiers wrapped across lines mostly have
+ * none), so a split token with no digit at all is a stated gap, not a sample (GUARANTEES.md).
+ */
+function cutWithDigit(make: () => string, at: number): [string, string] {
+  for (;;) {
+    const pieces = cut(make(), at);
+    if (/[0-9]/.test(pieces[0]) || /[0-9]/.test(pieces[1])) return pieces;
+  }
+}
+
 /** Wraps text at `width` columns, as `base64` and PEM do. */
 const wrap = (s: string, width: number) => s.match(new RegExp(`.{1,${width}}`, 'g'))?.join('\n') ?? s;
 
@@ -620,7 +632,7 @@ export function familySamples(): FamilySample[] {
 
   // Split across adjacent lines.
   {
-    const [a1, a2] = cut(gh(), 18);
+    const [a1, a2] = cutWithDigit(gh, 18);
     add(
       'split',
       "JS string concatenation ('…' +\\n '…')",
@@ -628,7 +640,7 @@ export function familySamples(): FamilySample[] {
       `export const t =\n  '${a1}' +\n  '${a2}';\n`,
       a1.slice(4) + a2.slice(0, 8),
     );
-    const [b1, b2] = cut(gh(), 22);
+    const [b1, b2] = cutWithDigit(gh, 22);
     add(
       'split',
       'Python implicit concatenation',
@@ -636,7 +648,7 @@ export function familySamples(): FamilySample[] {
       `TOKEN = (\n    "${b1}"\n    "${b2}"\n)\n`,
       b1.slice(6) + b2.slice(0, 6),
     );
-    const [c1, c2] = cut(`glpat-${rand(20)}`, 12);
+    const [c1, c2] = cutWithDigit(() => `glpat-${rand(20)}`, 12);
     add(
       'split',
       'shell line continuation',
@@ -644,7 +656,7 @@ export function familySamples(): FamilySample[] {
       `export GL_TOKEN=${c1}\\\n${c2}\nrun\n`,
       c1 + c2,
     );
-    const [d1, d2] = cut(gh(), 20);
+    const [d1, d2] = cutWithDigit(gh, 20);
     add(
       'split',
       'hard-wrapped note',
@@ -652,7 +664,7 @@ export function familySamples(): FamilySample[] {
       `the deploy token is ${d1}\n${d2} (rotate monthly)\n`,
       d1.slice(4) + d2.slice(0, 8),
     );
-    const [e1, e2] = cut(`sk_live_${rand(24)}`, 16);
+    const [e1, e2] = cutWithDigit(() => `sk_live_${rand(24)}`, 16);
     add(
       'split',
       'YAML folded value',
