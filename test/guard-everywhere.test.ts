@@ -35,6 +35,22 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** Runs `work`, counting the event loop's turns meanwhile (a count, not a time). */
+async function countTurns<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    turns++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+    return { value: await work(), turns };
+  } finally {
+    running = false;
+  }
+}
+
 describe('guard API: scanText and redactJson', () => {
   it('redacts each credential to a typed placeholder, names where (JSON Pointer), and keeps the rest', async () => {
     const token = github();
@@ -89,32 +105,18 @@ describe('guard API: scanText and redactJson', () => {
   it('scans a large text in slices, giving the event loop turns (counted, not timed)', async () => {
     const t = github();
     const text = `${'lorem ipsum dolor sit amet '.repeat(200_000)}${t}\n`; // ~5.4 MB
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const findings = await scanText(text);
-    running = false;
+    const { value: findings, turns } = await countTurns(() => scanText(text));
     expect(findings.map((f) => f.rule)).toContain('secretlint:github');
     // One turn at least per 256 KiB slice: about 20 for this text.
     expect(turns).toBeGreaterThanOrEqual(10);
   });
 
   it('gives the event loop turns across many small texts too (a batch of records)', async () => {
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
     // 200 records of 10 KB: 2 MB in all, one turn at least per 256 KiB scanned.
-    for (let i = 0; i < 200; i++)
-      await scanText(`record ${i}: ${'plain words and nothing else '.repeat(350)}`);
-    running = false;
+    const { turns } = await countTurns(async () => {
+      for (let i = 0; i < 200; i++)
+        await scanText(`record ${i}: ${'plain words and nothing else '.repeat(350)}`);
+    });
     expect(turns).toBeGreaterThanOrEqual(5);
   });
 });
