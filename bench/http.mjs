@@ -7,44 +7,16 @@
 // Baseline, same run, same client concurrency and transport: a plain
 // node:http server in a child process answering a small JSON POST — the cost
 // of HTTP alone on this machine.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { fmt, fromDist, ms, now, payload, report, summarize, tempDir } from './lib.mjs';
+import { drive, fmt, fromDist, payload, report, startServerChild, tempDir } from './lib.mjs';
 
 const CLIENTS = Number(process.env.CAIRN_BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.CAIRN_BENCH_HTTP_SECONDS ?? 5);
 const TARGET_RATE = 5_000;
 const TARGET_P99_MS = 50;
-
-function startChild(args) {
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('./server-child.mjs', import.meta.url)), ...args],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`server child exited early (code ${code})`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const info = JSON.parse(line);
-      resolve({
-        ...info,
-        stop: () =>
-          new Promise((done) => {
-            child.removeAllListeners('exit');
-            child.once('exit', () => done());
-            child.stdin.end();
-          }),
-      });
-    });
-  });
-}
 
 /**
  * The same load from wrk (a C load generator, Debian package `wrk`), when it
@@ -76,35 +48,10 @@ function wrk(url, token, bodyText, connections) {
 
 const haveWrk = spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error === undefined;
 
-/** Runs `clients` loops of `call` until the deadline; returns rate and latencies. */
-async function drive(clients, call) {
-  for (let c = 0; c < clients; c++) await call(c, -1); // warm up connections
-  const latencies = [];
-  let errors = 0;
-  const deadline = now() + BigInt(Math.round(SECONDS * 1e9));
-  const t0 = now();
-  await Promise.all(
-    Array.from({ length: clients }, async (_, c) => {
-      let i = 0;
-      while (now() < deadline) {
-        const t = now();
-        try {
-          await call(c, i++);
-          latencies.push(ms(t));
-        } catch (error) {
-          if (errors++ === 0) console.error(`  first error: ${error.message}`);
-        }
-      }
-    }),
-  );
-  const elapsed = ms(t0) / 1000;
-  return { rate: latencies.length / elapsed, errors, ...summarize(latencies) };
-}
-
 const { connect } = await fromDist('index.js');
 const { dir, cleanup } = tempDir('http');
 try {
-  const plain = await startChild(['plain']);
+  const plain = await startServerChild(['plain']);
   const body = JSON.stringify({ branch: 'main', kind: 'message', payload: payload(0) });
   let base;
   try {
@@ -112,6 +59,7 @@ try {
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     base = await drive(
       CLIENTS,
+      SECONDS,
       () =>
         new Promise((resolve, reject) => {
           const request = httpRequest(
@@ -142,7 +90,7 @@ try {
 
   let wrkBase;
   if (haveWrk) {
-    const plainAgain = await startChild(['plain']);
+    const plainAgain = await startServerChild(['plain']);
     try {
       wrkBase = wrk(`${plainAgain.url}/v1/sessions/x/events`, 'x', body, CLIENTS);
     } finally {
@@ -150,7 +98,7 @@ try {
     }
   }
 
-  const server = await startChild(['cairn', dir]);
+  const server = await startServerChild(['cairn', dir]);
   let ours;
   let wrkOurs;
   try {
@@ -158,7 +106,7 @@ try {
     const sessions = [];
     for (let c = 0; c < CLIENTS; c++)
       sessions.push((await fabric.createSession({ title: `client ${c}` })).id);
-    ours = await drive(CLIENTS, (c, i) =>
+    ours = await drive(CLIENTS, SECONDS, (c, i) =>
       fabric.append({ session: sessions[c], kind: 'message', payload: payload(i) }),
     );
     if (haveWrk)

@@ -1,8 +1,10 @@
 // Shared helpers for the benchmarks. Benchmarks print; they never assert.
+import { spawn } from 'node:child_process';
 import fs, { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const DIST = resolve(fileURLToPath(new URL('../dist/', import.meta.url)));
@@ -114,4 +116,62 @@ export function countWalSyncs() {
   };
   syncBuiltinESMExports();
   return counter;
+}
+
+/**
+ * Starts `bench/server-child.mjs` with `args` (its mode, then a store folder)
+ * in a process of its own, so clients and server do not share an event loop.
+ * Resolves to the child's {url, token} and `stop()`.
+ */
+export function startServerChild(args) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./server-child.mjs', import.meta.url)), ...args],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server child exited early (code ${code})`)));
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      resolve({
+        ...JSON.parse(line),
+        stop: () =>
+          new Promise((done) => {
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.stdin.end();
+          }),
+      }),
+    );
+  });
+}
+
+/**
+ * Runs `clients` loops of `call(client, i)` for `seconds` after one warm-up
+ * call each; returns the rate (calls/s), errors and latency summary (ms).
+ */
+export async function drive(clients, seconds, call) {
+  for (let c = 0; c < clients; c++) await call(c, -1); // warm up connections
+  const latencies = [];
+  let errors = 0;
+  const deadline = now() + BigInt(Math.round(seconds * 1e9));
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      let i = 0;
+      while (now() < deadline) {
+        const t = now();
+        try {
+          await call(c, i++);
+          latencies.push(ms(t));
+        } catch (error) {
+          if (errors++ === 0) console.error(`  first error: ${error.message}`);
+        }
+      }
+    }),
+  );
+  const elapsed = ms(t0) / 1000;
+  return { rate: latencies.length / elapsed, errors, ...summarize(latencies) };
 }

@@ -1,6 +1,8 @@
 // A server in its own process, so benchmark clients and server do not share an
 // event loop. `node bench/server-child.mjs cairn <dir>` serves a Cairn store in
-// <dir>; `node bench/server-child.mjs plain` serves a trivial JSON POST handler
+// <dir>; `cairn-unchecked` the same with append's checks bypassed (the
+// reserved-kind refusal and the payload's secret guard: bench/authority-cost.mjs,
+// bench only); `node bench/server-child.mjs plain` serves a trivial JSON POST handler
 // (the HTTP baseline). Prints one JSON line {url, token} once listening; exits
 // when its stdin closes or on SIGTERM.
 import { createServer } from 'node:http';
@@ -8,10 +10,21 @@ import { fromDist } from './lib.mjs';
 
 const [mode, dir] = process.argv.slice(2);
 
+/** Bench only: append without its checks (the same write the table's append makes). */
+async function bypassAppendChecks() {
+  const { OPERATIONS } = await fromDist('ops/table.js');
+  const log = await fromDist('log/session-log.js');
+  OPERATIONS.append.run = (ctx, input) =>
+    ctx.write('log.append', (tx, now) =>
+      log.appendEvent(tx, ctx.who, input, log.encodePayload(input.payload), now, 0),
+    );
+}
+
 async function startCairn() {
+  if (mode === 'cairn-unchecked') await bypassAppendChecks();
   const { Store } = await fromDist('index.js');
   const { startServer } = await fromDist('server/index.js');
-  const store = await Store.openDir(dir);
+  const store = await Store.openDir(dir, { checkpoints: 'background' }); // as `cairn serve` opens it
   const who = await store.localIdentity();
   const created = await store.fabric(who).createToken({ principal: who.principal });
   const token = created.token;
@@ -58,7 +71,7 @@ function startPlain() {
   });
 }
 
-const running = mode === 'cairn' ? await startCairn() : await startPlain();
+const running = mode === 'plain' ? await startPlain() : await startCairn();
 let closing = false;
 async function shutdown() {
   if (closing) return;

@@ -25,3 +25,25 @@ export async function inSlices<T>(
     }
   }
 }
+
+/** When work first asked in this turn of the event loop; undefined once the loop has turned. */
+let turnStarted: number | undefined;
+
+/**
+ * Yields to the event loop once the work that calls it has held the loop for
+ * `sliceMs` since the loop last turned (measured from the first call in this
+ * turn, whoever made it). For work that is a sequence of synchronous steps
+ * with no batch to hand to inSlices: the SQLite engine calls it before each
+ * statement, so one large transaction is served in turns.
+ */
+export async function yieldIfDue(sliceMs = SLICE_MS): Promise<void> {
+  const now = performance.now();
+  if (turnStarted === undefined) {
+    turnStarted = now;
+    // Runs once the loop turns, whoever made it turn: then the count starts again.
+    setImmediate(() => {
+      turnStarted = undefined;
+    });
+  }
+  if (now - turnStarted >= sliceMs) await nextTurn();
+}

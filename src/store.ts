@@ -46,9 +46,15 @@ export class Store {
       integrityCheck?: boolean;
       memoryPolicy?: TrustPolicy;
       onWarning?: (message: string) => void;
+      /** `background` for a long-running process: WAL checkpoints on a worker thread (SqliteEngineOptions). */
+      checkpoints?: 'inline' | 'background';
     } = {},
   ): Promise<Store> {
-    const engine = await SqliteEngine.open({ dir, integrityCheck: options.integrityCheck });
+    const engine = await SqliteEngine.open({
+      dir,
+      integrityCheck: options.integrityCheck,
+      checkpoints: options.checkpoints,
+    });
     const desk = join(dir, 'desk');
     try {
       mkdirSync(desk, { mode: 0o700 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/audit/audit-verify.js';
 import type { Fabric } from '../src/fabric.js';
+import { MAX_BATCH, MAX_BATCH_CHARS, MAX_TEXT } from '../src/memory/schema.js';
 import type { Memory } from '../src/ops/memory-ops.js';
 import type { Store } from '../src/store.js';
 import { hashingEmbedding } from '../src/testing/embedding.js';
@@ -206,6 +207,17 @@ function memorySuite(backend: Backend) {
       }),
       'INVALID_ARGUMENT',
     );
+    // Within the count, beyond the characters one batch may write (its commit holds the event loop).
+    const long = (i: number) => `lighthouse long ${i} ${'x'.repeat(MAX_TEXT - 40)}`;
+    const tooMuch = Array.from({ length: Math.ceil(MAX_BATCH_CHARS / (MAX_TEXT - 20)) + 1 }, (_, i) => ({
+      scope: { user: 'ada' },
+      text: long(i),
+    }));
+    expect(tooMuch.length).toBeLessThanOrEqual(MAX_BATCH);
+    await expect(m.rememberMany({ records: tooMuch })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('split it into further calls'),
+    });
     expect((await m.recall({ query: 'written first', scope: { user: 'ada' } })).items).toEqual([]);
     expect(await entries()).toBe(before + 2);
   });

@@ -56,9 +56,15 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
   }
 }
 
-/** A store folder opened under its admin's config (`config.json`: the memory policy). */
-export function openConfiguredStore(dir: string): Promise<Store> {
-  return openStoreDir(dir, (d) => Store.openDir(d, { memoryPolicy: readStoreConfig(d).memory.policy }));
+/**
+ * A store folder opened under its admin's config (`config.json`: the memory
+ * policy); a long-running process (`serve`, `watch`) asks for `background`
+ * checkpoints, so none runs on its event loop.
+ */
+export function openConfiguredStore(dir: string, checkpoints?: 'inline' | 'background'): Promise<Store> {
+  return openStoreDir(dir, (d) =>
+    Store.openDir(d, { memoryPolicy: readStoreConfig(d).memory.policy, checkpoints }),
+  );
 }
 
 /**
@@ -234,7 +240,7 @@ const serve: StoreCommand = {
       headersTimeoutMs: wholeNumberFlag(values, 'headers-timeout-ms'),
       requestTimeoutMs: wholeNumberFlag(values, 'request-timeout-ms'),
     };
-    const store = await openConfiguredStore(dir);
+    const store = await openConfiguredStore(dir, 'background');
     const { server, created } = await startServing(store, host, port, out, timeouts, masterKeyOf(call));
     const stopped = untilStopSignal();
     out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [

@@ -127,7 +127,7 @@ const watch: StoreCommand = {
     'keep the store open and its workspaces watched until SIGINT/SIGTERM; workspace commands on this store then run here, without a scan',
   async run(dir, call) {
     const { out } = call;
-    const store = await openConfiguredStore(dir);
+    const store = await openConfiguredStore(dir, 'background');
     const config = readStoreConfig(dir);
     const who = await store.localIdentity();
     const host = hostname();

@@ -42,6 +42,7 @@ export async function indexRecords(
       );
     },
     2,
+    (e) => e.text.length,
   );
 }
 

@@ -268,6 +268,7 @@ async function store(
       );
     },
     perRow + (tsv.column === '' ? 0 : 1),
+    (p) => p.row.text.length + p.row.data.length,
   );
   for (const { row } of planned)
     if (row.version > 1)

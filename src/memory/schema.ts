@@ -88,6 +88,14 @@ export const AgentRememberInput = RememberInput.extend({
 /** The most records one `rememberMany` writes. */
 export const MAX_BATCH = 1000;
 
+/**
+ * The most text (and JSON `data`) one `rememberMany` writes, in characters:
+ * a batch is one transaction, and its commit (writing its pages to the WAL,
+ * and the full-text index's flush) is work the event loop cannot interrupt:
+ * ≈ 20–25 ms a MiB here (docs/design/memory.md).
+ */
+export const MAX_BATCH_CHARS = 1024 * 1024;
+
 export const RememberManyInput = z
   .object({
     records: z
@@ -95,7 +103,17 @@ export const RememberManyInput = z
       .min(1, 'give at least one record')
       .max(MAX_BATCH, `at most ${MAX_BATCH} records a call: split the rest into further calls`),
   })
-  .strict();
+  .strict()
+  .superRefine((input, ctx) => {
+    let chars = 0;
+    for (const record of input.records) chars += record.text.length + JSON.stringify(record.data).length;
+    if (chars > MAX_BATCH_CHARS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['records'],
+        message: `at most ${MAX_BATCH_CHARS} characters of text and data a call (this one has ${chars}): split it into further calls`,
+      });
+  });
 
 /** The lowest tier a read returns: quarantined records only when asked for, in recall and list alike. */
 const MinTrust = z

@@ -11,6 +11,7 @@ import * as memory from '../memory/memory.js';
 import * as found from '../memory/recall.js';
 import * as m from '../memory/schema.js';
 import { embedTexts, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
+import { inSlices } from '../slices.js';
 import { type Client, type OpContext, op, refuseAudited } from './op.js';
 
 /** Refuses text (or data) that holds what the secret guard takes for a credential; names rule and line only. */
@@ -89,16 +90,16 @@ export const MEMORY_OPS = {
   rememberMany: op({
     name: 'rememberMany',
     summary:
-      'Remember up to 1,000 records in one write, all or none, each checked as remember checks it (one audit entry lists them)',
+      'Remember up to 1,000 records (1 Mi characters of text and data) in one write, all or none, each checked as remember checks it (one audit entry lists them)',
     effect: 'write',
     callers: 'any',
     runs: 'anywhere',
     input: m.RememberManyInput,
     output: m.MemoryList,
-    http: { method: 'POST', path: '/v1/memory/batch', status: 201, maxBodyBytes: 16 * 1024 * 1024 },
+    http: { method: 'POST', path: '/v1/memory/batch', status: 201, maxBodyBytes: 2 * 1024 * 1024 },
     run: async (ctx, input) => {
       await refuseClaims(ctx, input.records);
-      for (const record of input.records) await refuseCredentials(record.text, record.data);
+      await inSlices(input.records, (record) => refuseCredentials(record.text, record.data));
       const vectors = await vectorsOf(
         ctx,
         input.records.map((r) => r.text),

@@ -79,16 +79,35 @@ export const MAX_TRANSACTION_ATTEMPTS = 20;
 /** Parameters per statement when a list is bound in slices (well under every engine's limit). */
 const PARAMETER_BATCH = 400;
 
+/** Bytes of bound text per statement when a slice says what each item weighs (see inBatches). */
+export const STATEMENT_BYTES = 256 * 1024;
+
 /**
  * Runs `fn` over `items` in slices small enough for one statement's
  * parameters, each item binding `perItem` of them (a row of a multi-row
- * INSERT binds one per column).
+ * INSERT binds one per column). With `weight` (an item's bytes), a slice
+ * also stays within STATEMENT_BYTES (or holds one item): one statement is
+ * work the event loop cannot interrupt, so a large text is never bound with
+ * a thousand others.
  */
 export async function inBatches<T>(
   items: readonly T[],
   fn: (slice: readonly T[]) => Promise<void>,
   perItem = 1,
+  weight?: (item: T) => number,
 ): Promise<void> {
   const size = Math.max(1, Math.floor(PARAMETER_BATCH / perItem));
-  for (let i = 0; i < items.length; i += size) await fn(items.slice(i, i + size));
+  let slice: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const w = weight ? weight(item) : 0;
+    if (slice.length > 0 && (slice.length >= size || bytes + w > STATEMENT_BYTES)) {
+      await fn(slice);
+      slice = [];
+      bytes = 0;
+    }
+    slice.push(item);
+    bytes += w;
+  }
+  if (slice.length > 0) await fn(slice);
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { type CairnError, corrupt, unavailable } from '../../errors.js';
+import { yieldIfDue } from '../../slices.js';
 import {
   type Engine,
   type EngineCapabilities,
@@ -13,6 +14,7 @@ import {
   type SqlParam,
 } from '../engine.js';
 import { type Migration, migrate } from '../migrations.js';
+import { Checkpointer } from './checkpointer.js';
 import { WalSync } from './wal-sync.js';
 
 export interface SqliteEngineOptions {
@@ -28,6 +30,13 @@ export interface SqliteEngineOptions {
    * reported as CORRUPT when a statement reads it.
    */
   integrityCheck?: boolean;
+  /**
+   * Where the WAL is copied back into the database: `inline` (SQLite's
+   * automatic checkpoint, inside the commit that crosses its threshold; the
+   * default, for short-lived callers) or `background` (a worker thread with
+   * its own connection, for servers and daemons: see Checkpointer).
+   */
+  checkpoints?: 'inline' | 'background';
 }
 
 interface PendingWrite {
@@ -100,16 +109,34 @@ function guarded<T>(dir: string, statement: () => T): T {
   }
 }
 
+/**
+ * How long a group commit keeps taking queued writes before it commits: its
+ * commit writes what they wrote in one uninterruptible step, so a flood of
+ * writes is committed in several transactions rather than one large one.
+ */
+const TRANSACTION_MS = 50;
+
+/**
+ * Statements of a connection. better-sqlite3 is synchronous, so each waits
+ * for the event loop's next turn once statements have held it for a slice
+ * (yieldIfDue): one large transaction (a memory batch) is served in turns,
+ * and `/healthz` and other tenants are answered between them. Safe inside a
+ * write transaction: only the flush loop, which is the one waiting, uses the
+ * writer connection; reads use the reader, which sees committed data only.
+ */
 function executor(cache: StatementCache, dir: string): SqlExecutor {
   return {
     lockRows: '',
     async all<R>(sql: string, params: readonly SqlParam[] = []) {
+      await yieldIfDue();
       return guarded(dir, () => cache.get(sql).all(...params) as R[]);
     },
     async get<R>(sql: string, params: readonly SqlParam[] = []) {
+      await yieldIfDue();
       return guarded(dir, () => cache.get(sql).get(...params) as R | undefined);
     },
     async run(sql: string, params: readonly SqlParam[] = []) {
+      await yieldIfDue();
       return guarded(dir, () => cache.get(sql).run(...params).changes);
     },
   };
@@ -134,6 +161,7 @@ export class SqliteEngine implements Engine {
   private readonly readerTx: SqlExecutor;
   private readonly maxBatch: number;
   private readonly walSync: WalSync;
+  private checkpointer: Checkpointer | undefined;
   private queue: PendingWrite[] = [];
   private flushing = false;
   private closed = false;
@@ -195,12 +223,26 @@ export class SqliteEngine implements Engine {
         );
       }
       engine.walSync.open();
+      if (options.checkpoints === 'background') engine.checkpointInBackground();
     } catch (error) {
       engine.writer.close();
       engine.reader.close();
       throw translate(error, options.dir);
     }
     return engine;
+  }
+
+  /** Where WAL checkpoints run now: `inline` again if the background thread failed. */
+  get checkpoints(): 'inline' | 'background' {
+    return this.checkpointer === undefined ? 'inline' : 'background';
+  }
+
+  private checkpointInBackground(): void {
+    this.checkpointer = new Checkpointer(this.path, () => {
+      this.checkpointer = undefined;
+      if (!this.closed) this.writer.pragma('wal_autocheckpoint = 1000');
+    });
+    this.writer.pragma('wal_autocheckpoint = 0');
   }
 
   private formatVersion(): number {
@@ -268,7 +310,14 @@ export class SqliteEngine implements Engine {
         for (const job of batch) job.reject(busy(error));
         continue;
       }
-      for (const job of batch) {
+      // A transaction takes jobs while it is young: what it wrote is committed in one piece
+      // on the event loop, so its size is bounded by time, not only by the number of callers.
+      const started = performance.now();
+      for (const [i, job] of batch.entries()) {
+        if (i > 0 && performance.now() - started >= TRANSACTION_MS) {
+          this.queue.unshift(...batch.splice(i));
+          break;
+        }
         this.writer.exec('SAVEPOINT job');
         try {
           const value = await job.fn(this.writerTx);
@@ -287,6 +336,7 @@ export class SqliteEngine implements Engine {
         for (const job of batch) job.reject(busy(error));
         continue;
       }
+      this.checkpointer?.poke();
       this.walSync.afterDurable((syncError) => {
         batch.forEach((job, i) => {
           const outcome = outcomes[i]!;
@@ -306,6 +356,8 @@ export class SqliteEngine implements Engine {
     while (this.flushing || this.queue.length > 0 || this.walSync.pending)
       await new Promise((r) => setImmediate(r));
     this.closed = true;
+    // The writer closes last: the last connection to close checkpoints the WAL whole and removes it.
+    await this.checkpointer?.close();
     this.walSync.close();
     this.reader.close();
     this.writer.close();
