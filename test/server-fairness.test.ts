@@ -199,7 +199,7 @@ describe('request bodies in flight are bounded by a global budget and a share pe
   let server: RunningServer;
   const tokens = { a: '', b: '' };
   const MiB = 1024 * 1024;
-  const budget = new BodyBudget(12 * MiB, { perOwner: 6 * MiB });
+  const budget = new BodyBudget(6 * MiB, { perOwner: 3 * MiB });
 
   beforeAll(async () => {
     ({ store, cleanup } = await sqliteStore());
@@ -218,7 +218,13 @@ describe('request bodies in flight are bounded by a global budget and a share pe
     const { port } = new URL(server.url);
     const socket = tcp(Number(port), '127.0.0.1');
     socket.on('error', () => {});
-    const taken = new Promise<void>((resolve) => budget.once('taken', () => resolve()));
+    // Held, or answered at once (a body the route refuses): the test then fails instead of waiting.
+    const taken = new Promise<void>((resolve, reject) => {
+      budget.once('taken', () => resolve());
+      socket.once('data', (answer) =>
+        reject(new Error(`the server answered: ${answer.toString().split('\r\n')[0]}`)),
+      );
+    });
     socket.write(
       `POST /v1/memory/batch HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n{`,
     );
@@ -241,9 +247,9 @@ describe('request bodies in flight are bounded by a global budget and a share pe
   }
 
   it("stalled uploads hold at most a tenant's share and the budget; past either a 503 with Retry-After; closing them gives every byte back", async () => {
-    const length = 3 * MiB;
+    const length = 1.5 * MiB; // under the memory batch route's 2 MiB
     const stalled = [await stalledUpload(tokens.a, length), await stalledUpload(tokens.a, length)];
-    expect(budget.held()).toBe(6 * MiB);
+    expect(budget.held()).toBe(3 * MiB);
     // A's share is full: A is refused, B is not.
     const refusedA = await upload(tokens.a, length);
     expect(refusedA).toMatchObject({
@@ -252,12 +258,12 @@ describe('request bodies in flight are bounded by a global budget and a share pe
       body: { code: 'UNAVAILABLE', data: { reason: 'busy' } },
     });
     stalled.push(await stalledUpload(tokens.b, length), await stalledUpload(tokens.b, length));
-    expect(budget.held()).toBe(12 * MiB);
+    expect(budget.held()).toBe(6 * MiB);
     // The whole budget is held: a new upload of anyone's is refused, and what is held stays as it was.
     for (const token of [tokens.a, tokens.b]) {
       expect(await upload(token, 1000)).toMatchObject({ status: 503, body: { data: { reason: 'busy' } } });
     }
-    expect(budget.held()).toBe(12 * MiB);
+    expect(budget.held()).toBe(6 * MiB);
     const released = new Promise<void>((resolve) =>
       budget.on('released', (held) => {
         if (held === 0) resolve();
