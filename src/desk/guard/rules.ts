@@ -247,7 +247,8 @@ export function withChecksum(prefix: string, random30: string): string {
   return `${prefix}_${random30}${base62(crc32(random30), 6)}`;
 }
 
-const EXAMPLE_VALUE =
+/** Words and marks that make a value a placeholder: a finding in such a value is low confidence. */
+export const EXAMPLE_VALUE =
   /example|sample|dummy|fake|placeholder|changeme|redacted|your[_-]|x{6}|\*{4}|\.\.\.|<[a-z_ -]+>|\$\{/i;
 const KNOWN_EXAMPLES = new Set(['AKIAIOSFODNN7EXAMPLE', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY']);
 const EXAMPLE_DIRS = new Set([
