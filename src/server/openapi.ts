@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import type { HttpBinding, Op } from '../ops/op.js';
+import { inputJsonSchema, pathFieldsOf } from '../contract/json-schema.js';
+import type { HttpBinding } from '../contract/spec.js';
+import type { Op } from '../ops/op.js';
 import { ErrorBody } from '../ops/shapes.js';
-import { inputJsonSchema, pathFieldsOf, servedOps } from '../ops/table.js';
+import { servedOps } from '../ops/table.js';
 
 /**
  * The OpenAPI 3.1 description of the HTTP API, made from the table of
