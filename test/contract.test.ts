@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CONTRACT } from '../src/contract/index.js';
 import { WIRE } from '../src/contract/wire.js';
 import { wireOf } from '../src/contract/wire-of.js';
@@ -82,6 +83,18 @@ describe('the contract stands apart from its handlers', () => {
     } finally {
       temp.remove();
     }
+  });
+
+  it('every operation’s answer is described: its output schema has a JSON Schema type, never an empty one', () => {
+    const vague: string[] = [];
+    for (const [name, operation] of Object.entries(CONTRACT)) {
+      const json = z.toJSONSchema(operation.output, { io: 'output', unrepresentable: 'any' }) as Record<
+        string,
+        unknown
+      >;
+      if (json.type === undefined && json.anyOf === undefined && json.oneOf === undefined) vague.push(name);
+    }
+    expect(vague).toEqual([]);
   });
 
   it('the wire manifest is the contract’s (regenerate it with `npm run wire`)', () => {

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { spec } from '../contract/spec.js';
 import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
+import * as unit from './shapes.js';
 
 export const WorkspaceRef = z
   .string()
@@ -27,7 +28,6 @@ export const WorkspaceRef = z
   .describe("a workspace id (ws_…) or directory; default: the caller's workspace");
 
 /** What the unit's answers hold is described in docs/design/steps-and-units.md; structured, not fixed here yet. */
-export const UnitAnswer = z.custom<object>((v) => typeof v === 'object' && v !== null);
 
 export const UnitBranch = z.object({ session: schema.SessionId, branch: schema.BranchName }).strict();
 
@@ -111,7 +111,7 @@ export const UNIT_CONTRACT = {
           .describe('shell commands whose success accepts it'),
       })
       .strict(),
-    output: UnitAnswer,
+    output: unit.UnitCheckpoint,
   }),
   restore: spec({
     name: 'restore',
@@ -129,7 +129,7 @@ export const UNIT_CONTRACT = {
         allowUnaccepted: z.boolean().default(false),
       })
       .strict(),
-    output: UnitAnswer,
+    output: unit.UnitRestoreAnswer,
   }),
   forkUnit: spec({
     name: 'forkUnit',
@@ -160,7 +160,7 @@ export const UNIT_CONTRACT = {
         message: 'pass either branches (a number) or names, not both',
         path: ['names'],
       }),
-    output: UnitAnswer,
+    output: unit.UnitForked,
   }),
   status: spec({
     name: 'status',
@@ -171,6 +171,6 @@ export const UNIT_CONTRACT = {
     callers: 'any',
     runs: 'caller',
     input: z.object({ workspace: WorkspaceRef }).strict(),
-    output: UnitAnswer,
+    output: unit.UnitStatus,
   }),
 };
