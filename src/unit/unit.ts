@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { Desk, RestorePreview } from '../desk/desk.js';
+import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { conflict, forbidden, invalidArgument as invalid, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
-import { type EventId, randomHex, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
+import { type EventId, randomHex, type SnapshotId, type WorkspaceId } from '../ids.js';
 import { type GrantRequest, grantState } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { pathChange, readAll } from '../log/pages.js';
@@ -13,7 +13,7 @@ import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
 import type { CairnEvent } from '../types.js';
 import { parseInput } from '../validate.js';
-import { type CheckResult, type GitEvidence, gitEvidence, runCheck } from './evidence.js';
+import { gitEvidence, runCheck } from './evidence.js';
 
 export type { CheckResult } from './evidence.js';
 
@@ -48,8 +48,6 @@ export const UNIT_ABANDON_EVENT = 'cairn.unit.abandon';
 export const DEFAULT_ABANDON_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MAX_FORK_BRANCHES = 64;
 
-
-
 /** One grant a fork gives one new branch: it narrows `parent` (default: the forked branch's grant on the credential). */
 export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
@@ -68,8 +66,6 @@ export interface RestoreOptions {
   /** Restore a checkpoint whose checks failed. */
   allowUnaccepted?: boolean;
 }
-
-
 
 /**
  * What the unit needs of the keys: the branch's grants (a checkpoint records
@@ -569,9 +565,7 @@ export class Units {
    * recorded, or that it used. The log is read only when an ended grant was
    * never used (then only a checkpoint can show the branch relied on it).
    */
-  private async endedGrants(
-    ws: Workspace,
-  ): Promise<UnitStatus['endedGrants']> {
+  private async endedGrants(ws: Workspace): Promise<UnitStatus['endedGrants']> {
     const ended = (
       await (this.keys as UnitKeys).listGrants({ session: ws.session, branch: ws.branch })
     ).filter((g) => g.state !== 'active');
