@@ -1,4 +1,4 @@
-import type { Client } from './ops/op.js';
+import type { Client } from './contract/spec.js';
 import { bindOps } from './ops/op.js';
 import { type ContextOptions, OPERATIONS, type Operations, opContext } from './ops/table.js';
 import type { Engine } from './storage/engine.js';

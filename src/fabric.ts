@@ -1,4 +1,4 @@
-import type { Client } from './ops/op.js';
+import type { Client } from './contract/spec.js';
 import type { Operations } from './ops/table.js';
 
 /**

@@ -1,4 +1,3 @@
-import { randomFillSync } from 'node:crypto';
 import { invalidArgument } from './errors.js';
 
 /**
@@ -7,13 +6,14 @@ import { invalidArgument } from './errors.js';
  */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const POOL_SIZE = 4096;
-const pool = Buffer.alloc(POOL_SIZE);
+// Web Crypto (global in Node 20 and in browsers): this module, the contract's, loads no `node:*`.
+const pool = new Uint8Array(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 
 /** Random bytes from a pooled buffer: one getrandom call per 4 KiB, not per id. */
-function pooledRandom(size: number): Buffer {
+function pooledRandom(size: number): Uint8Array {
   if (poolOffset + size > POOL_SIZE) {
-    randomFillSync(pool);
+    globalThis.crypto.getRandomValues(pool);
     poolOffset = 0;
   }
   const out = pool.subarray(poolOffset, poolOffset + size);
@@ -23,7 +23,7 @@ function pooledRandom(size: number): Buffer {
 
 /** `bytes` random bytes as lowercase hex (salts). */
 export function randomHex(bytes: number): string {
-  return pooledRandom(bytes).toString('hex');
+  return Array.from(pooledRandom(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function encodeTime(ms: number): string {
@@ -36,7 +36,7 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
+function encodeRandom(bytes: Uint8Array): string {
   let out = '';
   let acc = 0;
   let bits = 0;
@@ -115,7 +115,5 @@ export function newId<K extends IdKind>(kind: K, now: number = Date.now()): IdOf
 
 /** A secret of 32 random bytes, base32 (52 characters). */
 export function newSecret(): string {
-  const bytes = Buffer.alloc(32);
-  randomFillSync(bytes);
-  return encodeRandom(bytes);
+  return encodeRandom(globalThis.crypto.getRandomValues(new Uint8Array(32)));
 }

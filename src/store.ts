@@ -10,10 +10,11 @@ import { forbidden, invalidArgument } from './errors.js';
 import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
 import type { MasterKey } from './keys/crypto.js';
 import { Keys } from './keys/keys.js';
+import { MEMORY_CONTRACT, type Memory } from './memory/contract.js';
+import { MEMORY_HANDLERS } from './memory/handlers.js';
 import type { TrustPolicy } from './memory/memory.js';
 import type { EmbeddingFunction } from './memory/vectors.js';
-import { MEMORY_OPS, type Memory } from './ops/memory-ops.js';
-import { bindOps } from './ops/op.js';
+import { bindOps, withHandlers } from './ops/op.js';
 import { opContext } from './ops/table.js';
 import { TenantName } from './schema.js';
 import { type Engine, NO_TENANT } from './storage/engine.js';
@@ -112,7 +113,7 @@ export class Store {
    */
   memory(who: Identity, options: { policy?: TrustPolicy; embedding?: EmbeddingFunction } = {}): Memory {
     return bindOps(
-      MEMORY_OPS,
+      withHandlers(MEMORY_CONTRACT, MEMORY_HANDLERS),
       opContext(this.engine, who, {
         memoryPolicy: options.policy ?? this.memoryPolicy,
         memoryEmbedding: options.embedding,

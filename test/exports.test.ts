@@ -47,7 +47,7 @@ describe('entry points', () => {
       expect.arrayContaining(['createMcpServer', 'McpHttp', 'mcpTools']),
     );
     expect(exportsOf('cairn/memory')).toEqual(
-      expect.arrayContaining(['MEMORY_OPS', 'DEFAULT_TRUST', 'TRUST_TIERS', 'RECALL_MODES']),
+      expect.arrayContaining(['MEMORY_CONTRACT', 'DEFAULT_TRUST', 'TRUST_TIERS', 'RECALL_MODES']),
     );
     expect(exportsOf('cairn/testing')).toContain('hashingEmbedding');
     expect(exportsOf('cairn/server')).toContain('startServer');

@@ -16,8 +16,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTRACT } from '../src/contract/index.js';
+import { inputJsonSchema } from '../src/contract/json-schema.js';
 import { mcpTools } from '../src/mcp/server.js';
-import { inputJsonSchema } from '../src/ops/table.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { sqliteStore, tempDir } from './support/stores.js';
@@ -120,14 +121,23 @@ describe('MCP over stdio: cairn mcp on a local store', () => {
   });
 });
 
+/** An answer is what the operation's output schema describes, and nothing more (zod drops unknown keys). */
+function conforms(operation: keyof typeof CONTRACT, answer: Result): void {
+  const parsed = CONTRACT[operation].output.safeParse(answer.structuredContent);
+  expect(parsed.success, `${operation}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+  expect(parsed.data, operation).toEqual(answer.structuredContent);
+}
+
 /** checkpoint → edit → restore (and forward again) → fork → status, through one MCP client. */
 async function driveUnit(client: Client, ws: string): Promise<void> {
   const first = await call(client, 'checkpoint', { label: 'first' });
   expect(first.isError, JSON.stringify(first)).toBeFalsy();
+  conforms('checkpoint', first);
   const cp1 = first.structuredContent?.id as string;
   writeFileSync(join(ws, 'notes.txt'), 'edited\n');
   writeFileSync(join(ws, 'new.txt'), 'new\n');
   const status = await call(client, 'status', {});
+  conforms('status', status);
   expect(status.structuredContent?.unrecordedChanges).toEqual(
     expect.arrayContaining([expect.objectContaining({ path: 'notes.txt' })]),
   );
@@ -135,6 +145,7 @@ async function driveUnit(client: Client, ws: string): Promise<void> {
     .structuredContent;
   expect(cp2?.accepted).toBe(true);
   const preview = await call(client, 'restore', { checkpoint: cp1, preview: true });
+  conforms('restore', preview);
   expect((preview.structuredContent?.files as { path: string }[]).map((f) => f.path).sort()).toEqual([
     'new.txt',
     'notes.txt',
@@ -142,6 +153,8 @@ async function driveUnit(client: Client, ws: string): Promise<void> {
   expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('edited\n');
   const back = await call(client, 'restore', { checkpoint: cp1 });
   expect(back.isError, JSON.stringify(back)).toBeFalsy();
+  conforms('restore', back);
+  expect(back.structuredContent?.undo).toEqual(expect.any(String));
   expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('original\n');
   expect(existsSync(join(ws, 'new.txt'))).toBe(false);
   // Forward again: the later checkpoint is still reachable.
@@ -150,6 +163,7 @@ async function driveUnit(client: Client, ws: string): Promise<void> {
   // Copies, so the test's folder can be removed (an overlay fork stays mounted).
   const forked = await call(client, 'fork', { checkpoint: cp1, names: ['alt'], driver: 'copy' });
   expect(forked.isError, JSON.stringify(forked)).toBeFalsy();
+  conforms('forkUnit', forked);
   const branch = (forked.structuredContent?.branches as { branch: string; workspace: { dir: string } }[])[0];
   expect(branch?.branch).toBe('alt');
   expect(readFileSync(join(branch?.workspace.dir as string, 'notes.txt'), 'utf8')).toBe('original\n');

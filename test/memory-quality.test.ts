@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The labelled corpus the benchmark uses too (bench/memory-quality.mjs); plain JS, seeded.
 import { loadCorpus, QUERIES, RECORDS, recallAtK } from '../bench/memory-corpus.mjs';
-import type { Memory } from '../src/ops/memory-ops.js';
+import type { Memory } from '../src/memory/contract.js';
 import { hashingEmbedding } from '../src/testing/embedding.js';
 import { sqliteStore } from './support/stores.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Memory } from '../src/ops/memory-ops.js';
+import type { Memory } from '../src/memory/contract.js';
 import type { Store } from '../src/store.js';
 import { describePostgres } from './support/postgres.js';
 import { postgresStore, sqliteStore } from './support/stores.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventId, SessionId } from '../src/ids.js';
 import * as log from '../src/log/session-log.js';
+import type { Memory } from '../src/memory/contract.js';
 import * as memory from '../src/memory/memory.js';
 import { RememberInput } from '../src/memory/schema.js';
-import type { Memory } from '../src/ops/memory-ops.js';
 import type { SqlExecutor } from '../src/storage/engine.js';
 import type { Store } from '../src/store.js';
 import type { Identity } from '../src/types.js';

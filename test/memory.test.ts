@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/audit/audit-verify.js';
 import type { Fabric } from '../src/fabric.js';
+import type { Memory } from '../src/memory/contract.js';
 import { MAX_BATCH, MAX_BATCH_CHARS, MAX_TEXT } from '../src/memory/schema.js';
-import type { Memory } from '../src/ops/memory-ops.js';
 import type { Store } from '../src/store.js';
 import { hashingEmbedding } from '../src/testing/embedding.js';
 import { expectCode } from '../src/testing/expect-code.js';

@@ -63,9 +63,18 @@ describe('the OpenAPI document', () => {
         'type Empty<T> = T extends readonly unknown[] ? false : [keyof T] extends [never] ? true : false;',
         'type Body<P extends keyof paths, M extends keyof paths[P], S extends PropertyKey> =',
         "  paths[P][M] extends { responses: Record<S, { content: { 'application/json': infer B } }> } ? B : never;",
+        'type Bytes<P extends keyof paths, M extends keyof paths[P], S extends PropertyKey> =',
+        "  paths[P][M] extends { responses: Record<S, { content: { 'application/octet-stream': infer B } }> } ? B : never;",
       ];
       for (const o of served) {
         const method = o.http.method.toLowerCase();
+        if (o.http.answer === 'bytes') {
+          // Raw bytes: the document says application/octet-stream, and the types read it as such.
+          lines.push(
+            `export const ${o.name}: [Bytes<'${o.http.path}', '${method}', ${statusOf(o)}>] extends [never] ? 'missing' : true = true;`,
+          );
+          continue;
+        }
         lines.push(`type B_${o.name} = Body<'${o.http.path}', '${method}', ${statusOf(o)}>;`);
         lines.push(
           `export const ${o.name}: [B_${o.name}] extends [never] ? 'missing' : Empty<B_${o.name}> = false;`,

@@ -8,16 +8,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
+import { inputJsonSchema, pathFieldsOf } from '../src/contract/json-schema.js';
 import { digestOf } from '../src/desk/chunker.js';
-import { PACK_SALT, packIndex } from '../src/desk/pack-format.js';
+import { packIndex } from '../src/desk/pack-format.js';
+import { PACK_SALT } from '../src/desk/pack-limits.js';
 import { CairnError } from '../src/errors.js';
 import { newId } from '../src/ids.js';
 import { MasterKey } from '../src/keys/crypto.js';
 import type { Keys } from '../src/keys/keys.js';
 import type { Op } from '../src/ops/op.js';
-import { inputJsonSchema, OPERATIONS, pathFieldsOf } from '../src/ops/table.js';
+import { OPERATIONS } from '../src/ops/table.js';
 import { createApp, type RunningServer, startServer } from '../src/server/index.js';
 import { openApiDocument } from '../src/server/openapi.js';
 import { Journal } from '../src/steps/journal.js';
@@ -233,6 +236,7 @@ afterAll(async () => {
 });
 
 describe('the table of operations', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
   it('is what the HTTP server routes, the OpenAPI document describes, and both fabrics offer', () => {
     const table = new Set(served.map((o) => key(o.http.method, o.http.path)));
     const app = createApp(store);
@@ -283,6 +287,40 @@ describe('the table of operations', () => {
     }
   });
 
+  /** The answer is what the OpenAPI document says this route answers (any of its success statuses). */
+  function matchesDocument(operation: Op, answer: unknown): void {
+    const http = operation.http as NonNullable<Op['http']>;
+    const document = openApiDocument() as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+      >;
+    };
+    const entry = document.paths[http.path]?.[http.method.toLowerCase()];
+    expect(entry, `${operation.name}: in the document`).toBeDefined();
+    if (http.body === 'bytes')
+      expect(
+        Object.keys((entry as { requestBody?: { content: object } }).requestBody?.content ?? {}),
+      ).toEqual(['application/octet-stream']);
+    const successes = Object.entries(entry?.responses ?? {}).filter(([status]) => /^2/.test(status));
+    expect(successes.length, operation.name).toBeGreaterThan(0);
+    for (const [, response] of successes) {
+      if (http.answer === 'bytes') {
+        expect(Object.keys(response.content ?? {}), operation.name).toEqual(['application/octet-stream']);
+        expect(
+          (answer as unknown[]).every((b) => Buffer.isBuffer(b)),
+          operation.name,
+        ).toBe(true);
+        continue;
+      }
+      const validate = ajv.compile(response.content?.['application/json']?.schema as object);
+      expect(
+        validate(JSON.parse(JSON.stringify(answer))),
+        `${operation.name}: ${JSON.stringify(validate.errors)}`,
+      ).toBe(true);
+    }
+  }
+
   it("answers every operation on the caller's own records with what its output schema describes", async () => {
     // Reads first, then writes, so each write finds what it acts on; the credential made is granted, then deleted.
     const rank = (o: Op) =>
@@ -304,6 +342,7 @@ describe('the table of operations', () => {
         continue;
       }
       const answer = await (method as (i: unknown) => Promise<unknown>)(input);
+      matchesDocument(operation, answer);
       const parsed = operation.output.safeParse(answer);
       expect(parsed.success, `${operation.name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
       // Nothing in the answer that the schema does not describe (zod drops unknown keys).

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
 import { CairnError } from '../src/errors.js';
-import type { Memory } from '../src/ops/memory-ops.js';
+import type { Memory } from '../src/memory/contract.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { syncsOnLoop } from '../src/storage/sqlite/wal-sync.js';
 import { openFabric, Store } from '../src/store.js';

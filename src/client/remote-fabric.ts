@@ -1,9 +1,11 @@
 import { Agent, request as httpRequest } from 'node:http';
+import type { Contract } from '../contract/index.js';
+import { type Client, opTitle, runsAtCaller } from '../contract/spec.js';
+import { WIRE } from '../contract/wire.js';
+import type { WireOp } from '../contract/wire-of.js';
 import { CairnError, type CairnErrorJSON, inDoubt, invalidArgument, unavailable } from '../errors.js';
 import { toJsonText } from '../json.js';
 import { unframeBytes } from '../ops/frames.js';
-import { type Client, type Op, opTitle, runsAtCaller } from '../ops/op.js';
-import { inputJsonSchema, OPERATIONS, type Operations } from '../ops/table.js';
 
 export interface ConnectOptions {
   /** Base URL of a `cairn serve`, e.g. http://127.0.0.1:7070 */
@@ -40,7 +42,7 @@ function query(params: Record<string, string | number | undefined>): string {
  * The fabric over HTTP: the same interface as the embedded one (one method
  * per operation of the table), errors included.
  */
-export interface RemoteFabric extends Client<Operations> {}
+export interface RemoteFabric extends Client<Contract> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the methods come from the table (the interface above), assigned in the constructor.
 export class RemoteFabric {
@@ -56,7 +58,7 @@ export class RemoteFabric {
     // `timeout` on a keep-alive agent is also how long a free socket waits before it is closed.
     this.agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: KEEP_ALIVE_FREE_MS });
     const methods: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {};
-    for (const [name, operation] of Object.entries(OPERATIONS)) {
+    for (const [name, operation] of Object.entries(WIRE) as [string, WireOp][]) {
       methods[name] = (input) => this.invoke(operation, input);
     }
     Object.assign(this, methods);
@@ -195,13 +197,13 @@ export class RemoteFabric {
    * or the JSON body (POST). The server validates; what comes back is the
    * answer or the typed error.
    */
-  private async invoke(operation: Op, input: Record<string, unknown> = {}): Promise<unknown> {
+  private async invoke(operation: WireOp, input: Record<string, unknown> = {}): Promise<unknown> {
     if (!operation.http) throw runsAtCaller(operation.mcp ?? opTitle(operation.name));
     const { method, path } = operation.http;
     const rest: Record<string, unknown> = { ...input };
-    const defaults = inputJsonSchema(operation).properties ?? {};
+    const defaults = operation.pathDefaults ?? {};
     const url = path.replace(/\{(\w+)\}/g, (_, field: string) => {
-      const value = rest[field] ?? defaults[field]?.default;
+      const value = rest[field] ?? defaults[field];
       delete rest[field];
       if (typeof value !== 'string' || value === '') {
         throw invalidArgument(`${opTitle(operation.name)}: ${field}: required`, { field });

@@ -2,7 +2,8 @@ import { randomFillSync } from 'node:crypto';
 import { corrupt } from '../errors.js';
 import { digestOf } from './chunker.js';
 import type { CommitInput, DeskStore } from './desk-store.js';
-import { type ObjectKind, PACK_SALT, type PackEntry, packIndex, packIndexBytes } from './pack-format.js';
+import { type ObjectKind, type PackEntry, packIndex } from './pack-format.js';
+import { PACK_BYTES, PACK_SALT, packIndexBytes } from './pack-limits.js';
 import { decodeTree, type TreeItem } from './tree.js';
 
 /**
@@ -13,7 +14,6 @@ import { decodeTree, type TreeItem } from './tree.js';
  * read back is re-hashed here, wherever it came from: a mismatch is CORRUPT,
  * never returned.
  */
-export const PACK_BYTES = 8 * 1024 * 1024;
 /** The new objects of a checkpoint up to this size go into the database, in the snapshot's own transaction. */
 export const INLINE_BYTES = 256 * 1024;
 const PENDING_BYTES = 2 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import { type CairnError, invalidArgument } from '../errors.js';
 import { digestOf } from './chunker.js';
+import { PACK_ENTRY as ENTRY, PACK_SALT, PACK_TAIL as TAIL } from './pack-limits.js';
 import { decodeTree } from './tree.js';
 
 /**
@@ -15,9 +16,6 @@ import { decodeTree } from './tree.js';
  * between the salt and the entries and do not overlap. The pack's name is
  * the sha256 of all of it. See docs/design/desk.md.
  */
-export const PACK_SALT = 16;
-const ENTRY = 41;
-const TAIL = 8;
 const MAGIC = Buffer.from('CPK1', 'latin1');
 
 export type ObjectKind = 'chunk' | 'tree';
@@ -46,9 +44,6 @@ export function packIndex(entries: readonly PackEntry[]): Buffer {
 }
 
 /** Bytes the index of `count` objects adds to a pack. */
-export function packIndexBytes(count: number): number {
-  return count * ENTRY + TAIL;
-}
 
 function malformed(why: string, data: Record<string, unknown> = {}): CairnError {
   return invalidArgument(`the pack is malformed (${why}): send the pack as the desk wrote it`, data);

@@ -1,4 +1,6 @@
 /** `cairn/memory`: memory's schemas, policy and embedding types (its methods are `store.memory(who)` and the fabric's). */
+
+export { MEMORY_CONTRACT, type Memory } from '../memory/contract.js';
 export { DEFAULT_TRUST, MEMORY_EVENT, type TrustPolicy } from '../memory/memory.js';
 export {
   MEMORY_KINDS,
@@ -13,4 +15,3 @@ export {
   type TrustTier,
 } from '../memory/schema.js';
 export type { EmbeddingFunction } from '../memory/vectors.js';
-export { MEMORY_OPS, type Memory } from '../ops/memory-ops.js';

@@ -9,11 +9,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { inputJsonSchema } from '../contract/json-schema.js';
+import { opTitle } from '../contract/spec.js';
 import { type CairnError, isCairnError, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import type { Op } from '../ops/op.js';
-import { opTitle } from '../ops/op.js';
-import { inputJsonSchema, OPERATIONS } from '../ops/table.js';
+import { OPERATIONS } from '../ops/table.js';
 import { parseInput } from '../validate.js';
 
 export interface McpServerOptions {

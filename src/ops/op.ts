@@ -10,9 +10,10 @@
  */
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
+import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from '../contract/spec.js';
 import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
-import { type CairnError, forbidden, unavailable } from '../errors.js';
+import { type CairnError, forbidden } from '../errors.js';
 import type { Action } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
 import type { TrustPolicy } from '../memory/memory.js';
@@ -52,90 +53,29 @@ export interface OpContext {
   readonly memoryEmbedding?: EmbeddingFunction;
 }
 
-export interface HttpBinding {
-  method: 'GET' | 'POST' | 'PUT';
-  /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
-  path: string;
-  /** Success status; default 200. */
-  status?: number;
-  /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`; default JSON. */
-  body?: 'bytes';
-  /** `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream). */
-  answer?: 'bytes';
-  /** The largest body this route takes, when it is not the server's default. */
-  maxBodyBytes?: number;
-}
-
-/**
- * Who may call an operation, derived from the caller's token, never from its input:
- * `any` principal of the tenant (the handler's own checks still apply), a
- * `person` (a user principal: never an agent or a service, whatever its role),
- * an `admin` (role admin), or a `person-admin` (a user principal with role admin).
- */
-export type Callers = 'any' | 'person' | 'admin' | 'person-admin';
-
-export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** The method name on the fabric and the remote client. */
-  name: string;
-  /** What it does, in a line (OpenAPI summary, MCP description). */
-  summary: string;
-  effect: 'read' | 'write';
-  /** Who may call it: checked once, in `runOp`, before its input is read (docs/design/operations.md). */
-  callers: Callers;
-  /**
-   * Where it can run: `anywhere` (any surface, through the store), or
-   * `caller` when it needs the caller's own machine (a directory to attach, a
-   * command to run) and is refused over HTTP and MCP.
-   */
-  runs: 'anywhere' | 'caller';
-  input: I;
-  output: O;
-  /** The HTTP route; left out for operations that run only where the caller is. */
-  http?: HttpBinding;
-  /**
-   * The MCP tool name, for operations an agent calls for itself. Left out of
-   * MCP on purpose: a person's decisions (approve, deny), token and grant
-   * administration — an agent must not approve its own writes.
-   */
-  mcp?: string;
-  /** What the MCP tool offers and takes when narrower than `input` (only what an agent may say). */
-  mcpInput?: z.ZodType;
-  /** The caller's token checks cached by a server must be dropped after it (a token revocation). */
-  invalidatesAuth?: boolean;
-  /** A success status that depends on the result (an append answered from its idempotency key: 200). */
-  statusOf?: (output: z.output<O>) => number;
+/** An operation: its contract and its handler (what the server side runs). */
+export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends OpSpec<I, O> {
   run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;
 }
 
-/** Declares an operation (the identity function, for inference of its input and output types). */
-export function op<I extends z.ZodType, O extends z.ZodType>(spec: Op<I, O>): Op<I, O> {
-  return spec;
+/** The handlers of a contract: one per operation, typed by its input and output. */
+export type Handlers<C extends SpecTable> = {
+  [K in keyof C]: (ctx: OpContext, input: z.output<C[K]['input']>) => Promise<z.output<C[K]['output']>>;
+};
+
+/** A contract with its handlers registered: the operations a server side runs. */
+export type Bound<C extends SpecTable> = { [K in keyof C]: C[K] & { run: Handlers<C>[K] } };
+
+/** Registers `handlers` against `contract` (one per operation, checked by the types). */
+export function withHandlers<C extends SpecTable>(contract: C, handlers: Handlers<C>): Bound<C> {
+  const bound: Record<string, Op> = {};
+  for (const [name, declared] of Object.entries(contract))
+    bound[name] = { ...declared, run: handlers[name] as Op['run'] };
+  return bound as Bound<C>;
 }
 
 /** A table of operations by name. */
 export type OpTable = Record<string, Op>;
-
-// `{}` as the empty input: a method whose input has no required field may be called without one.
-// biome-ignore lint/complexity/noBannedTypes: the test is for an object type with no required keys.
-type Method<T extends Op> = {} extends z.input<T['input']>
-  ? (input?: z.input<T['input']>) => Promise<z.output<T['output']>>
-  : (input: z.input<T['input']>) => Promise<z.output<T['output']>>;
-
-/** The interface a table gives its callers, embedded or remote: one method per operation. */
-export type Client<T extends OpTable> = { [K in keyof T]: Method<T[K]> };
-
-/** The refusal of an operation that runs only where the workspace is, asked somewhere else. */
-export function runsAtCaller(command: string): CairnError {
-  return unavailable(
-    `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds the directory (with --url when the store is a server's)`,
-    { runs: 'caller' },
-  );
-}
-
-/** "createSession" → "create session": how an operation is named in messages. */
-export function opTitle(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
-}
 
 const CALLERS_SAY: Record<Exclude<Callers, 'any'>, string> = {
   person: 'a person (a user principal; never an agent or a service)',

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 
-const at = z.number().int().describe('milliseconds since the epoch');
+export const at = z.number().int().describe('milliseconds since the epoch');
 
 /** A string that is an id of one kind, typed so (ids.ts): an answer's field, not checked again. */
-const idOf = <T extends string>() => z.string() as unknown as z.ZodType<T, T>;
+export const idOf = <T extends string>() => z.string() as unknown as z.ZodType<T, T>;
 
 export const Identity = z.object({
   tenant: z.string(),

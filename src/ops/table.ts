@@ -1,38 +1,33 @@
-/**
- * The table of operations: every capability a surface offers is one entry
- * here. The HTTP routes (server/app.ts), the OpenAPI document
- * (server/openapi.ts), the remote client (client/remote-fabric.ts) and the
- * embedded fabric (embedded-fabric.ts) are all made from it; a test compares
- * each surface with it.
- */
-import { z } from 'zod';
 import type { BlobStore } from '../blob/blob-store.js';
+import { CONTRACT } from '../contract/index.js';
+import type { HttpBinding } from '../contract/spec.js';
+import { DESK_HANDLERS } from '../desk/handlers.js';
 import { LocalDeskStore } from '../desk/local-store.js';
 import { unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { authorize } from '../identity/access-gate.js';
 import type { MasterKey } from '../keys/crypto.js';
+import { KEYS_HANDLERS } from '../keys/handlers.js';
 import { Keys } from '../keys/keys.js';
+import { LOG_HANDLERS } from '../log/handlers.js';
+import { MEMORY_HANDLERS } from '../memory/handlers.js';
 import type { TrustPolicy } from '../memory/memory.js';
 import type { EmbeddingFunction } from '../memory/vectors.js';
+import { STEP_HANDLERS } from '../steps/handlers.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
-import { DESK_OPS } from './desk-ops.js';
-import { KEYS_OPS } from './keys-ops.js';
-import { LOG_OPS } from './log-ops.js';
-import { MEMORY_OPS } from './memory-ops.js';
-import { type CallerSide, type HttpBinding, type Op, type OpContext, type OpTable, runOp } from './op.js';
-import { STEP_OPS } from './step-ops.js';
-import { UNIT_OPS } from './unit-ops.js';
+import { UNIT_HANDLERS } from '../unit/handlers.js';
+import { type CallerSide, type Op, type OpContext, runOp, withHandlers } from './op.js';
 
-export const OPERATIONS = {
-  ...LOG_OPS,
-  ...KEYS_OPS,
-  ...DESK_OPS,
-  ...STEP_OPS,
-  ...MEMORY_OPS,
-  ...UNIT_OPS,
-} satisfies OpTable;
+/** The contract with every feature's handlers registered: what the server side runs. */
+export const OPERATIONS = withHandlers(CONTRACT, {
+  ...LOG_HANDLERS,
+  ...KEYS_HANDLERS,
+  ...DESK_HANDLERS,
+  ...STEP_HANDLERS,
+  ...MEMORY_HANDLERS,
+  ...UNIT_HANDLERS,
+});
 export type Operations = typeof OPERATIONS;
 
 /** What a context may carry besides engine and identity. */
@@ -117,32 +112,4 @@ export function servedOps(): (Op & { http: HttpBinding })[] {
   return (Object.values(OPERATIONS) as Op[]).filter(
     (o): o is Op & { http: HttpBinding } => o.runs === 'anywhere' && o.http !== undefined,
   );
-}
-
-interface JsonObjectSchema {
-  properties?: Record<string, { type?: string; default?: unknown }>;
-  required?: string[];
-}
-
-const inputSchemas = new WeakMap<Op, JsonObjectSchema>();
-
-/** The JSON schema of an operation's input (as a caller writes it: defaults optional), cached. */
-export function inputJsonSchema(operation: Op): JsonObjectSchema {
-  let json = inputSchemas.get(operation);
-  if (!json) {
-    json = z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }) as JsonObjectSchema;
-    inputSchemas.set(operation, json);
-  }
-  return json;
-}
-
-/** Names of the input fields an operation takes from its path, in order. */
-export function pathFieldsOf(operation: Op): string[] {
-  return [...(operation.http?.path ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-}
-
-/** Input fields that are numbers (query strings carry them as text). */
-export function numericFields(operation: Op): string[] {
-  const properties = inputJsonSchema(operation).properties ?? {};
-  return Object.keys(properties).filter((k) => ['integer', 'number'].includes(properties[k]?.type ?? ''));
 }

@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
+import { numericFields } from '../contract/json-schema.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
@@ -8,7 +9,7 @@ import type { McpHttp } from '../mcp/http.js';
 import type { EmbeddingFunction } from '../memory/vectors.js';
 import { frameBytes } from '../ops/frames.js';
 import { runOp } from '../ops/op.js';
-import { numericFields, opContext, servedOps } from '../ops/table.js';
+import { opContext, servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { BodyBudget } from './body-budget.js';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import type { HttpBinding, Op } from '../ops/op.js';
+import { inputJsonSchema, pathFieldsOf } from '../contract/json-schema.js';
+import type { HttpBinding } from '../contract/spec.js';
+import type { Op } from '../ops/op.js';
 import { ErrorBody } from '../ops/shapes.js';
-import { inputJsonSchema, pathFieldsOf, servedOps } from '../ops/table.js';
+import { servedOps } from '../ops/table.js';
 
 /**
  * The OpenAPI 3.1 description of the HTTP API, made from the table of
@@ -41,6 +43,16 @@ function operationObject(operation: Op & { http: HttpBinding }): Record<string, 
     for (const name of Object.keys(properties).filter((n) => !inPath.includes(n))) {
       parameters.push({ name, in: 'query', required: required.has(name), schema: properties[name] });
     }
+  } else if (operation.http.body === 'bytes') {
+    // The field `bytes` is the body itself, raw (a desk pack); the rest travel in the path.
+    requestBody = {
+      required: true,
+      content: {
+        'application/octet-stream': {
+          schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+        },
+      },
+    };
   } else {
     const body = without(json, inPath);
     requestBody = {
@@ -50,7 +62,18 @@ function operationObject(operation: Op & { http: HttpBinding }): Record<string, 
   }
   const success = {
     description: 'Success',
-    content: { 'application/json': { schema: outputSchema(operation) } },
+    content:
+      operation.http.answer === 'bytes'
+        ? {
+            'application/octet-stream': {
+              schema: {
+                type: 'string',
+                contentMediaType: 'application/octet-stream',
+                description: 'byte strings, each a u32 BE length and its bytes',
+              },
+            },
+          }
+        : { 'application/json': { schema: outputSchema(operation) } },
   };
   const statuses = operation.statusOf ? [200, operation.http.status ?? 200] : [operation.http.status ?? 200];
   return {

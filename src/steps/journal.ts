@@ -1,12 +1,12 @@
 import type { z } from 'zod';
+import type { Client } from '../contract/spec.js';
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import { conflict, diverged, inDoubt, invalidArgument as invalid, notFound } from '../errors.js';
+import type { LOG_CONTRACT } from '../log/contract.js';
 import { readAll } from '../log/pages.js';
-import type { LOG_OPS } from '../ops/log-ops.js';
-import type { Client } from '../ops/op.js';
 import type * as shape from '../ops/shapes.js';
-import type { STEP_OPS } from '../ops/step-ops.js';
 import type { CairnEvent } from '../types.js';
+import type { STEP_CONTRACT } from './contract.js';
 
 /**
  * The step journal: durable steps on a session branch (DESIGN §4).
@@ -72,10 +72,10 @@ export interface StepOptions {
 }
 
 /** The log operations a journal reads through. */
-export type JournalReads = Client<Pick<typeof LOG_OPS, 'getSession' | 'listBranches' | 'readBranch'>>;
+export type JournalReads = Client<Pick<typeof LOG_CONTRACT, 'getSession' | 'listBranches' | 'readBranch'>>;
 
 /** What a journal reads and writes through: any fabric (its steps recorded by `recordStep`, resolved by `resolveStep`). */
-export type JournalLog = JournalReads & Client<Pick<typeof STEP_OPS, 'recordStep' | 'resolveStep'>>;
+export type JournalLog = JournalReads & Client<Pick<typeof STEP_CONTRACT, 'recordStep' | 'resolveStep'>>;
 
 /** One step of a branch's journal: its shape is declared once, in ops/shapes.ts. */
 export type StepRecord = z.output<typeof shape.StepRecord>;

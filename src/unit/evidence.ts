@@ -1,25 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import { sha256Hex } from '../digest.js';
+import type * as shapes from './shapes.js';
+
+export type CheckResult = z.output<typeof shapes.CheckResult>;
+export type GitEvidence = z.output<typeof shapes.GitEvidence>;
 
 // Acceptance evidence for a unit checkpoint: each check command's exit code
 // and output digest, and the git revision where the workspace is a repository.
-
-export interface CheckResult {
-  command: string;
-  exit: number;
-  /** sha256 of stdout followed by stderr. */
-  outputDigest: string;
-  durationMs: number;
-  passed: boolean;
-  /**
-   * The last lines of a failed check's output (at most 4 KiB), for the person
-   * who ran it. Returned, never recorded: output may hold anything, and the
-   * log keeps only the digest.
-   */
-  outputTail?: string;
-}
 
 /** How much of a failed check's output comes back: its last 4 KiB, at most 40 lines. */
 const TAIL_BYTES = 4096;
@@ -44,16 +34,6 @@ export function runCheck(command: string, cwd: string): CheckResult {
     passed: exit === 0,
     ...(exit === 0 ? {} : { outputTail: outputTail(output) }),
   };
-}
-
-/** Where the workspace's git repository stands: snapshots leave `.git` out, so this is what a checkpoint keeps of it. */
-export interface GitEvidence {
-  /** The HEAD commit. */
-  revision: string;
-  /** The checked-out branch; null when HEAD is detached. */
-  branch: string | null;
-  /** Uncommitted changes or untracked files. */
-  dirty: boolean;
 }
 
 export function gitEvidence(dir: string): GitEvidence | undefined {

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import type { Desk, RestorePreview } from '../desk/desk.js';
+import type { z } from 'zod';
+import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { conflict, forbidden, invalidArgument as invalid, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
-import { type EventId, randomHex, type SessionId, type SnapshotId, type WorkspaceId } from '../ids.js';
+import { type EventId, randomHex, type SnapshotId, type WorkspaceId } from '../ids.js';
 import { type GrantRequest, grantState } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { pathChange, readAll } from '../log/pages.js';
@@ -12,9 +13,17 @@ import type { StepPayload } from '../steps/journal.js';
 import { Journal, STEP_EVENT } from '../steps/journal.js';
 import type { CairnEvent } from '../types.js';
 import { parseInput } from '../validate.js';
-import { type CheckResult, type GitEvidence, gitEvidence, runCheck } from './evidence.js';
+import { gitEvidence, runCheck } from './evidence.js';
 
 export type { CheckResult } from './evidence.js';
+
+import type * as shapes from './shapes.js';
+
+export type UnitCheckpoint = z.output<typeof shapes.UnitCheckpoint>;
+export type GrantRef = z.output<typeof shapes.GrantRef>;
+export type StepEffect = z.output<typeof shapes.StepEffect>;
+export type UnitRestorePreview = z.output<typeof shapes.UnitRestorePreview>;
+export type UnitStatus = z.output<typeof shapes.UnitStatus>;
 
 /**
  * The unit of work: a session branch (the mind), the workspace bound to it
@@ -39,32 +48,6 @@ export const UNIT_ABANDON_EVENT = 'cairn.unit.abandon';
 export const DEFAULT_ABANDON_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MAX_FORK_BRANCHES = 64;
 
-export interface UnitCheckpoint {
-  /** The checkpoint's event id. */
-  id: EventId;
-  session: SessionId;
-  branch: string;
-  label: string;
-  /** The log head the checkpoint covers (the event before it). */
-  head: EventId | '';
-  workspace: WorkspaceId;
-  snapshot: SnapshotId;
-  root: string;
-  inDoubt: { position: number; name: string; key: string }[];
-  evidence: { git?: GitEvidence; checks: CheckResult[] };
-  accepted: boolean;
-  /** The branch's active grants when the checkpoint was taken (absent when Units has no keys). */
-  grants?: GrantRef[];
-  createdAt: number;
-}
-
-export interface GrantRef {
-  id: string;
-  credential: string;
-  mode: string;
-  approval: string;
-}
-
 /** One grant a fork gives one new branch: it narrows `parent` (default: the forked branch's grant on the credential). */
 export type ForkGrant = GrantRequest & { credential: string; parent?: string };
 
@@ -82,38 +65,6 @@ export interface RestoreOptions {
   workspace?: WorkspaceId;
   /** Restore a checkpoint whose checks failed. */
   allowUnaccepted?: boolean;
-}
-
-export interface StepEffect {
-  position: number;
-  name: string;
-  key: string;
-  state: 'done' | 'failed' | 'in-doubt';
-  compensate?: { name: string; args?: unknown };
-}
-
-export interface UnitRestorePreview {
-  checkpoint: UnitCheckpoint;
-  /** The workspace the restore changes, and its directory. */
-  workspace: WorkspaceId;
-  dir: string;
-  /** The branch head the restore moves from; `cairn restore` of the "before restore" checkpoint taken there undoes it. */
-  head: EventId | '';
-  /** Events on the branch's path now that the restore takes off it: they stay in the log, readable and restorable. */
-  eventsAfter: CairnEvent[];
-  /** Events the restore puts back on the branch's path: a redo, when the checkpoint is off that path now. */
-  eventsBack: CairnEvent[];
-  files: RestorePreview['changes'];
-  /** The grants the checkpoint recorded, with their state now: a restore never re-issues one that ended. */
-  grants: (GrantRef & { state: string })[];
-  steps: {
-    /** Local-only steps: the restore puts back what they changed. */
-    undone: StepEffect[];
-    /** External effects with a registered compensation (listed, never run). */
-    compensation: StepEffect[];
-    /** External effects nothing undoes: an email sent stays sent. */
-    cannotUndo: StepEffect[];
-  };
 }
 
 /**
@@ -580,17 +531,7 @@ export class Units {
   async status(
     workspace: WorkspaceId,
     probes: Parameters<Journal['contradictions']>[0] = {},
-  ): Promise<{
-    workspace: string;
-    session: string;
-    branch: string;
-    unrecordedChanges: { path: string; change: string }[];
-    inDoubt: { position: number; name: string; key: string }[];
-    contradicted: Awaited<ReturnType<Journal['contradictions']>>;
-    /** Grants the branch relied on (recorded by a checkpoint, or used) that were revoked, expired or used up. */
-    endedGrants: { id: string; credential: string; mode: string; state: string }[];
-    clean: boolean;
-  }> {
+  ): Promise<UnitStatus> {
     const ws = await this.desk.getWorkspace(workspace);
     const journal = await Journal.open(this.fabric, { session: ws.session, branch: ws.branch });
     const drift = await this.desk.diff({
@@ -624,9 +565,7 @@ export class Units {
    * recorded, or that it used. The log is read only when an ended grant was
    * never used (then only a checkpoint can show the branch relied on it).
    */
-  private async endedGrants(
-    ws: Workspace,
-  ): Promise<{ id: string; credential: string; mode: string; state: string }[]> {
+  private async endedGrants(ws: Workspace): Promise<UnitStatus['endedGrants']> {
     const ended = (
       await (this.keys as UnitKeys).listGrants({ session: ws.session, branch: ws.branch })
     ).filter((g) => g.state !== 'active');

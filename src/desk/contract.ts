@@ -10,19 +10,14 @@
  * digest (so a client cannot plant bytes under another digest that other
  * workspaces of the tenant would then reuse).
  */
-import { digestOf } from '../desk/chunker.js';
-import { refuseSecretsInPack } from '../desk/guard.js';
-import { PACK_BYTES } from '../desk/objects.js';
-import { packIndexBytes, verifyPack } from '../desk/pack-format.js';
+import { spec } from '../contract/spec.js';
+import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
-import { op } from './op.js';
-import * as shape from './shapes.js';
+import { MAX_PACK_BYTES } from './pack-limits.js';
 
 /** A pack's largest size: a full pack of the smallest objects, with its index. */
-export const MAX_PACK_BYTES = PACK_BYTES + 4 * 1024 * 1024 + packIndexBytes(1 << 16);
-
-export const DESK_OPS = {
-  deskMissing: op({
+export const DESK_CONTRACT = {
+  deskMissing: spec({
     name: 'deskMissing',
     summary: 'Which of these desk objects the store does not hold',
     effect: 'read',
@@ -31,9 +26,8 @@ export const DESK_OPS = {
     input: schema.DeskDigestsInput,
     output: shape.MissingObjects,
     http: { method: 'POST', path: '/v1/desk/objects/missing' },
-    run: async (ctx, input) => ({ missing: await ctx.desk().missing(input.digests) }),
   }),
-  deskReadObjects: op({
+  deskReadObjects: spec({
     name: 'deskReadObjects',
     summary: 'The bytes of desk objects, in the order asked (the caller re-hashes them)',
     effect: 'read',
@@ -42,9 +36,8 @@ export const DESK_OPS = {
     input: schema.DeskReadObjectsInput,
     output: shape.ObjectBytes,
     http: { method: 'POST', path: '/v1/desk/objects/read', answer: 'bytes' },
-    run: (ctx, input) => ctx.desk().getObjects(input.digests),
   }),
-  deskPutPack: op({
+  deskPutPack: spec({
     name: 'deskPutPack',
     summary: 'Store a pack of desk objects ahead of the snapshot that names it (again: a no-op)',
     effect: 'write',
@@ -53,15 +46,8 @@ export const DESK_OPS = {
     input: schema.DeskPutPackInput,
     output: shape.StoredPack,
     http: { method: 'PUT', path: '/v1/desk/packs/{digest}', body: 'bytes', maxBodyBytes: MAX_PACK_BYTES },
-    run: async (ctx, input) => {
-      const objects = verifyPack(input.digest, input.bytes).length;
-      // The client's guard is not the store's: its objects are scanned again here.
-      await refuseSecretsInPack(input.bytes);
-      await ctx.desk().putPack(input.digest, input.bytes);
-      return { pack: input.digest, objects };
-    },
   }),
-  deskDiscardPacks: op({
+  deskDiscardPacks: spec({
     name: 'deskDiscardPacks',
     summary: 'Delete packs stored for a checkpoint that failed before its commit',
     effect: 'write',
@@ -70,12 +56,8 @@ export const DESK_OPS = {
     input: schema.DeskDiscardInput,
     output: shape.Done,
     http: { method: 'POST', path: '/v1/desk/packs/discard' },
-    run: async (ctx, input) => {
-      await ctx.desk().discardPacks(input.packs);
-      return { ok: true as const };
-    },
   }),
-  deskCommit: op({
+  deskCommit: spec({
     name: 'deskCommit',
     summary:
       'Record a snapshot: compare-and-swap on the workspace head, its objects made reachable, its log events',
@@ -86,19 +68,8 @@ export const DESK_OPS = {
     output: shape.DeskCommitted,
     // The commit names every object it reuses (a digest each: ~70 bytes of JSON), so its body grows with the tree.
     http: { method: 'POST', path: '/v1/desk/snapshots', status: 201, maxBodyBytes: 24 * 1024 * 1024 },
-    run: async (ctx, input) => {
-      const { inline, ...rest } = input;
-      let pack: Buffer | undefined;
-      if (inline !== undefined) {
-        pack = Buffer.from(inline, 'base64');
-        // Named by its own hash: what is checked is each object against its digest.
-        verifyPack(digestOf(pack), pack);
-        await refuseSecretsInPack(pack);
-      }
-      return ctx.desk().commit({ ...rest, ...(pack ? { inline: pack } : {}) });
-    },
   }),
-  getWorkspace: op({
+  getWorkspace: spec({
     name: 'getWorkspace',
     summary: 'Get a workspace',
     effect: 'read',
@@ -107,9 +78,8 @@ export const DESK_OPS = {
     input: schema.WorkspaceInput,
     output: shape.Workspace,
     http: { method: 'GET', path: '/v1/workspaces/{workspace}' },
-    run: (ctx, input) => ctx.desk().workspace(input.workspace),
   }),
-  workspaceHead: op({
+  workspaceHead: spec({
     name: 'workspaceHead',
     summary: 'A workspace with its head snapshot',
     effect: 'read',
@@ -118,9 +88,8 @@ export const DESK_OPS = {
     input: schema.WorkspaceInput,
     output: shape.WorkspaceHead,
     http: { method: 'GET', path: '/v1/workspaces/{workspace}/head' },
-    run: (ctx, input) => ctx.desk().head(input.workspace),
   }),
-  listWorkspaces: op({
+  listWorkspaces: spec({
     name: 'listWorkspaces',
     summary: "List the tenant's workspaces, on every host",
     effect: 'read',
@@ -129,9 +98,8 @@ export const DESK_OPS = {
     input: schema.NoInput,
     output: shape.WorkspaceList,
     http: { method: 'GET', path: '/v1/workspaces' },
-    run: async (ctx) => ({ items: await ctx.desk().listWorkspaces() }),
   }),
-  attachedAt: op({
+  attachedAt: spec({
     name: 'attachedAt',
     summary: 'The workspaces attached on a host at any of these directories',
     effect: 'read',
@@ -140,9 +108,8 @@ export const DESK_OPS = {
     input: schema.DeskAttachedInput,
     output: shape.WorkspaceList,
     http: { method: 'POST', path: '/v1/desk/workspaces/attached' },
-    run: async (ctx, input) => ({ items: await ctx.desk().attachedAt(input.host, input.paths) }),
   }),
-  listSnapshots: op({
+  listSnapshots: spec({
     name: 'listSnapshots',
     summary: "A workspace's snapshots, oldest first",
     effect: 'read',
@@ -151,9 +118,8 @@ export const DESK_OPS = {
     input: schema.WorkspaceInput,
     output: shape.SnapshotList,
     http: { method: 'GET', path: '/v1/workspaces/{workspace}/snapshots' },
-    run: async (ctx, input) => ({ items: await ctx.desk().listSnapshots(input.workspace) }),
   }),
-  getSnapshot: op({
+  getSnapshot: spec({
     name: 'getSnapshot',
     summary: 'Get a snapshot',
     effect: 'read',
@@ -162,9 +128,8 @@ export const DESK_OPS = {
     input: schema.SnapshotInput,
     output: shape.Snapshot,
     http: { method: 'GET', path: '/v1/snapshots/{snapshot}' },
-    run: (ctx, input) => ctx.desk().snapshot(input.snapshot),
   }),
-  deskFork: op({
+  deskFork: spec({
     name: 'deskFork',
     summary: "Record a fork's workspace and start its log branch, in one transaction",
     effect: 'write',
@@ -173,9 +138,8 @@ export const DESK_OPS = {
     input: schema.DeskForkInput,
     output: shape.Workspace,
     http: { method: 'POST', path: '/v1/desk/forks', status: 201 },
-    run: (ctx, input) => ctx.desk().fork(input),
   }),
-  detachWorkspace: op({
+  detachWorkspace: spec({
     name: 'detachWorkspace',
     summary: 'Mark a workspace detached (its directory is left to the host)',
     effect: 'write',
@@ -184,9 +148,8 @@ export const DESK_OPS = {
     input: schema.WorkspaceInput,
     output: shape.Workspace,
     http: { method: 'POST', path: '/v1/workspaces/{workspace}/detach' },
-    run: (ctx, input) => ctx.desk().detach(input.workspace),
   }),
-  deskRefused: op({
+  deskRefused: spec({
     name: 'deskRefused',
     summary:
       "Audit a desk's refusal of destructive work on a workspace's directory (not its host's, or not one it created)",
@@ -196,11 +159,7 @@ export const DESK_OPS = {
     input: schema.DeskRefusedInput,
     output: shape.Done,
     http: { method: 'POST', path: '/v1/workspaces/{workspace}/refusals' },
-    run: async (ctx, input) => {
-      await ctx.desk().refused(input);
-      return { ok: true as const };
-    },
   }),
 };
 
-export type DeskOps = typeof DESK_OPS;
+export type DeskOps = typeof DESK_CONTRACT;

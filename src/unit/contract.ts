@@ -6,23 +6,21 @@
  * named, the workspace is the caller's (for `cairn mcp`, the directory it
  * started in).
  */
+/**
+ * The unit of work's operations: they act on a workspace directory, so they
+ * run where it is (`runs: 'caller'`) — in the library with a desk, the CLI,
+ * or `cairn mcp`, the store local or a server's — and are never routed over
+ * HTTP (a server cannot reach the caller's directory). Where no workspace is
+ * named, the workspace is the caller's (for `cairn mcp`, the directory it
+ * started in).
+ */
 import { z } from 'zod';
-import { invalidArgument } from '../errors.js';
-import type { SessionId } from '../ids.js';
-import * as log from '../log/session-log.js';
+import { spec } from '../contract/spec.js';
+import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
-import type { Identity } from '../types.js';
-import { defaultForkRoot, UNIT_ABANDON_EVENT, UNIT_CHECKPOINT_EVENT, UNIT_KEEP_EVENT } from '../unit/unit.js';
-import { type CallerSide, type OpContext, op, runsAtCaller } from './op.js';
-import * as shape from './shapes.js';
+import * as unit from './shapes.js';
 
-/** The caller's side of a context, or the error that says where the operation runs. */
-function callerOf(ctx: OpContext, command: string): CallerSide {
-  if (ctx.caller) return ctx.caller;
-  throw runsAtCaller(command);
-}
-
-const WorkspaceRef = z
+export const WorkspaceRef = z
   .string()
   .min(1)
   .max(4096)
@@ -30,12 +28,11 @@ const WorkspaceRef = z
   .describe("a workspace id (ws_…) or directory; default: the caller's workspace");
 
 /** What the unit's answers hold is described in docs/design/steps-and-units.md; structured, not fixed here yet. */
-const UnitAnswer = z.custom<object>((v) => typeof v === 'object' && v !== null);
 
-const UnitBranch = z.object({ session: schema.SessionId, branch: schema.BranchName }).strict();
+export const UnitBranch = z.object({ session: schema.SessionId, branch: schema.BranchName }).strict();
 
 /** A unit checkpoint's payload, as Units writes it (unit.ts `UnitCheckpoint` without its event's fields). */
-const CheckpointPayload = z
+export const CheckpointPayload = z
   .object({
     label: z.string().max(200),
     head: z.union([schema.EventId, z.literal('')]),
@@ -57,38 +54,9 @@ const CheckpointPayload = z
       .optional(),
   })
   .strict();
-
-/**
- * Appends one of the unit's events for `workspace` on a branch, after
- * checking the store binds that workspace to that session branch.
- */
-async function unitEvent(
-  ctx: OpContext,
-  input: { session: SessionId; branch: string; workspace: string },
-  kind: string,
-  payload: Record<string, unknown>,
-) {
-  const ws = await ctx.desk().workspace(input.workspace);
-  if (ws.session !== input.session || ws.branch !== input.branch)
-    throw invalidArgument(
-      `workspace ${ws.id} is bound to branch ${ws.branch} of session ${ws.session}, not ${input.branch} of ${input.session}: name the workspace of that branch`,
-      { workspace: ws.id },
-    );
-  const who: Identity = ctx.who;
-  return ctx.write('log.append', (tx, now) =>
-    log.appendOwnEvent(
-      tx,
-      who,
-      { session: input.session, branch: input.branch, kind, payload: null },
-      log.encodePayload(payload),
-      now,
-    ),
-  );
-}
-
-export const UNIT_OPS = {
+export const UNIT_CONTRACT = {
   // The unit's own events (Cairn's kinds, refused to `append`): Units writes them through these, on any fabric.
-  recordCheckpoint: op({
+  recordCheckpoint: spec({
     name: 'recordCheckpoint',
     summary:
       "Record a unit checkpoint of a branch whose workspace did not change (a changed one's rides with its snapshot)",
@@ -98,10 +66,8 @@ export const UNIT_OPS = {
     input: UnitBranch.extend({ payload: CheckpointPayload }).strict(),
     output: shape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/checkpoints', status: 201 },
-    run: (ctx, input) =>
-      unitEvent(ctx, { ...input, workspace: input.payload.workspace }, UNIT_CHECKPOINT_EVENT, input.payload),
   }),
-  keepBranch: op({
+  keepBranch: spec({
     name: 'keepBranch',
     summary:
       "Mark a fork's branch the one kept: its workspace stays (what it remembered is carried separately)",
@@ -111,9 +77,8 @@ export const UNIT_OPS = {
     input: UnitBranch.extend({ workspace: schema.WorkspaceId }).strict(),
     output: shape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/keep', status: 201 },
-    run: (ctx, input) => unitEvent(ctx, input, UNIT_KEEP_EVENT, { workspace: input.workspace }),
   }),
-  abandonBranch: op({
+  abandonBranch: spec({
     name: 'abandonBranch',
     summary:
       "Mark a fork's branch abandoned: after expiresAt its workspace may be reclaimed by its own host's desk",
@@ -126,10 +91,8 @@ export const UNIT_OPS = {
     }).strict(),
     output: shape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/abandon', status: 201 },
-    run: (ctx, input) =>
-      unitEvent(ctx, input, UNIT_ABANDON_EVENT, { workspace: input.workspace, expiresAt: input.expiresAt }),
   }),
-  checkpoint: op({
+  checkpoint: spec({
     name: 'checkpoint',
     mcp: 'checkpoint',
     summary:
@@ -148,14 +111,9 @@ export const UNIT_OPS = {
           .describe('shell commands whose success accepts it'),
       })
       .strict(),
-    output: UnitAnswer,
-    run: async (ctx, input) => {
-      const caller = callerOf(ctx, 'checkpoint');
-      const ws = await caller.workspace(input.workspace);
-      return caller.units.checkpoint({ workspace: ws.id, label: input.label, checks: input.checks });
-    },
+    output: unit.UnitCheckpoint,
   }),
-  restore: op({
+  restore: spec({
     name: 'restore',
     mcp: 'restore',
     summary:
@@ -171,17 +129,9 @@ export const UNIT_OPS = {
         allowUnaccepted: z.boolean().default(false),
       })
       .strict(),
-    output: UnitAnswer,
-    run: async (ctx, input) => {
-      const caller = callerOf(ctx, 'restore');
-      const ws = await caller.workspace(input.workspace);
-      const options = { workspace: ws.id, allowUnaccepted: input.allowUnaccepted };
-      if (input.preview) return caller.units.previewRestore(input.checkpoint, options);
-      const done = await caller.units.restore(input.checkpoint, options);
-      return { ...done.preview, before: done.before, undo: done.undo };
-    },
+    output: unit.UnitRestoreAnswer,
   }),
-  forkUnit: op({
+  forkUnit: spec({
     name: 'forkUnit',
     mcp: 'fork',
     summary:
@@ -210,20 +160,9 @@ export const UNIT_OPS = {
         message: 'pass either branches (a number) or names, not both',
         path: ['names'],
       }),
-    output: UnitAnswer,
-    run: async (ctx, input) => {
-      const caller = callerOf(ctx, 'fork');
-      const checkpoint = await caller.units.get(input.checkpoint);
-      const ws = await caller.workspace(checkpoint.workspace);
-      return caller.units.fork(input.checkpoint, {
-        branches: input.names ?? input.branches ?? 1,
-        dirRoot: defaultForkRoot(ws),
-        driver: input.driver,
-        allowUnaccepted: input.allowUnaccepted,
-      });
-    },
+    output: unit.UnitForked,
   }),
-  status: op({
+  status: spec({
     name: 'status',
     mcp: 'status',
     summary:
@@ -232,11 +171,6 @@ export const UNIT_OPS = {
     callers: 'any',
     runs: 'caller',
     input: z.object({ workspace: WorkspaceRef }).strict(),
-    output: UnitAnswer,
-    run: async (ctx, input) => {
-      const caller = callerOf(ctx, 'status');
-      const ws = await caller.workspace(input.workspace);
-      return caller.units.status(ws.id);
-    },
+    output: unit.UnitStatus,
   }),
 };

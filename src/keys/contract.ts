@@ -2,16 +2,12 @@
  * The keys' operations that need no master key: approvals (a person's
  * decision on a held request) and grants (what each branch may do).
  */
-import * as log from '../log/session-log.js';
+import { spec } from '../contract/spec.js';
+import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
-import { op } from './op.js';
-import * as shape from './shapes.js';
 
-/** Values travel as text in the JSON body; the library seals bytes. */
-const bytes = (text: string) => Buffer.from(text, 'utf8');
-
-export const KEYS_OPS = {
-  listCredentials: op({
+export const KEYS_CONTRACT = {
+  listCredentials: spec({
     name: 'listCredentials',
     summary: 'Credentials of the vault: names, kinds, upstreams, versions — never values',
     effect: 'read',
@@ -20,9 +16,8 @@ export const KEYS_OPS = {
     input: schema.ListCredentialsInput,
     output: shape.CredentialList,
     http: { method: 'GET', path: '/v1/credentials' },
-    run: async (ctx) => ({ credentials: await ctx.keys().listCredentials() }),
   }),
-  addCredential: op({
+  addCredential: spec({
     name: 'addCredential',
     summary:
       "Seal a credential into the vault (admin; the value only in the body; needs the server's master key)",
@@ -32,21 +27,8 @@ export const KEYS_OPS = {
     input: schema.AddCredentialInput,
     output: shape.Credential,
     http: { method: 'POST', path: '/v1/credentials', status: 201 },
-    run: (ctx, input) =>
-      ctx.keys().addCredential({
-        name: input.name,
-        kind: input.kind,
-        upstream: input.upstream ?? '',
-        header: input.header,
-        value: bytes(input.value),
-        ...(input.sandbox
-          ? { sandbox: { upstream: input.sandbox.upstream, value: bytes(input.sandbox.value) } }
-          : {}),
-        allowHeaders: input.allowHeaders,
-        maxBodyBytes: input.maxBodyBytes,
-      }),
   }),
-  rotateCredential: op({
+  rotateCredential: spec({
     name: 'rotateCredential',
     summary: 'Replace a credential’s live or sandbox value under a fresh data key; grants stay (admin)',
     effect: 'write',
@@ -55,13 +37,8 @@ export const KEYS_OPS = {
     input: schema.RotateCredentialInput,
     output: shape.Credential,
     http: { method: 'POST', path: '/v1/credentials/{name}/rotate' },
-    run: (ctx, input) =>
-      ctx.keys().rotateCredential(input.name, {
-        ...(input.value !== undefined ? { value: bytes(input.value) } : {}),
-        ...(input.sandbox !== undefined ? { sandbox: bytes(input.sandbox) } : {}),
-      }),
   }),
-  deleteCredential: op({
+  deleteCredential: spec({
     name: 'deleteCredential',
     summary: 'Delete a credential: its sealed values are erased and every grant on it revoked (admin)',
     effect: 'write',
@@ -70,9 +47,8 @@ export const KEYS_OPS = {
     input: schema.DeleteCredentialInput,
     output: shape.DeletedCredential,
     http: { method: 'POST', path: '/v1/credentials/{name}/delete' },
-    run: (ctx, input) => ctx.keys().deleteCredential(input.name),
   }),
-  addGrant: op({
+  addGrant: spec({
     name: 'addGrant',
     summary:
       'Grant a branch use of a credential: a root grant (admin), or one narrowing `parent`; a fork never copies one',
@@ -82,9 +58,8 @@ export const KEYS_OPS = {
     input: schema.AddGrantInput,
     output: shape.Grant,
     http: { method: 'POST', path: '/v1/grants', status: 201 },
-    run: (ctx, input) => ctx.keys().grant(input),
   }),
-  listApprovals: op({
+  listApprovals: spec({
     name: 'listApprovals',
     summary: 'Requests held for a person (branch, credential, method, URL, redacted body preview)',
     effect: 'read',
@@ -93,9 +68,8 @@ export const KEYS_OPS = {
     input: schema.ListApprovalsInput,
     output: shape.ApprovalList,
     http: { method: 'GET', path: '/v1/approvals' },
-    run: async (ctx, input) => ({ approvals: await ctx.keys().listApprovals({ state: input.state }) }),
   }),
-  getApproval: op({
+  getApproval: spec({
     name: 'getApproval',
     summary: 'Get one approval',
     effect: 'read',
@@ -104,9 +78,8 @@ export const KEYS_OPS = {
     input: schema.GetApprovalInput,
     output: shape.Approval,
     http: { method: 'GET', path: '/v1/approvals/{approval}' },
-    run: (ctx, input) => ctx.keys().getApproval(input.approval),
   }),
-  approve: op({
+  approve: spec({
     name: 'approve',
     summary: 'Approve exactly one held request (admin; once)',
     effect: 'write',
@@ -115,9 +88,8 @@ export const KEYS_OPS = {
     input: schema.DecisionInput,
     output: shape.Approval,
     http: { method: 'POST', path: '/v1/approvals/{approval}/approve' },
-    run: (ctx, input) => ctx.keys().decide(input.approval, 'approve', input.note),
   }),
-  deny: op({
+  deny: spec({
     name: 'deny',
     summary: 'Deny one held request: the agent gets 403, nothing is sent (admin; once)',
     effect: 'write',
@@ -126,9 +98,8 @@ export const KEYS_OPS = {
     input: schema.DecisionInput,
     output: shape.Approval,
     http: { method: 'POST', path: '/v1/approvals/{approval}/deny' },
-    run: (ctx, input) => ctx.keys().decide(input.approval, 'deny', input.note),
   }),
-  getGrant: op({
+  getGrant: spec({
     name: 'getGrant',
     summary: 'Get one grant',
     effect: 'read',
@@ -137,9 +108,8 @@ export const KEYS_OPS = {
     input: schema.GetGrantInput,
     output: shape.Grant,
     http: { method: 'GET', path: '/v1/grants/{grant}' },
-    run: (ctx, input) => ctx.keys().getGrant(input.grant),
   }),
-  checkGrant: op({
+  checkGrant: spec({
     name: 'checkGrant',
     summary:
       'Check a grant a branch still to be made would get: refused as addGrant would refuse it; issues nothing',
@@ -149,13 +119,8 @@ export const KEYS_OPS = {
     input: schema.CheckGrantInput,
     output: shape.Done,
     http: { method: 'POST', path: '/v1/grants/check' },
-    run: async (ctx, input) => {
-      await ctx.read('session.read', (tx) => log.getSession(tx, ctx.who, input.session));
-      await ctx.keys().checkGrant(input);
-      return { ok: true as const };
-    },
   }),
-  listGrants: op({
+  listGrants: spec({
     name: 'listGrants',
     summary: 'Grants with their state, optionally of one session branch',
     effect: 'read',
@@ -164,9 +129,8 @@ export const KEYS_OPS = {
     input: schema.ListGrantsInput,
     output: shape.GrantList,
     http: { method: 'GET', path: '/v1/grants' },
-    run: async (ctx, input) => ({ grants: await ctx.keys().listGrants(input) }),
   }),
-  revokeGrant: op({
+  revokeGrant: spec({
     name: 'revokeGrant',
     summary: 'Revoke a grant and every grant narrowed from it',
     effect: 'write',
@@ -175,6 +139,5 @@ export const KEYS_OPS = {
     input: schema.RevokeGrantInput,
     output: shape.RevokedGrants,
     http: { method: 'POST', path: '/v1/grants/{grant}/revoke' },
-    run: (ctx, input) => ctx.keys().revoke(input.grant, input.reason),
   }),
 };

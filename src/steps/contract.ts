@@ -6,20 +6,27 @@
  * a person's only, writes `cairn.step.resolve` naming who resolved it; the
  * log's generic `append` refuses both kinds.
  */
+/**
+ * Durable steps' operations: a branch's journal read, the journal's own
+ * records (a step's intent, result or probe), and a person's decision on a
+ * step in doubt. The journal is events of Cairn's own kinds on the branch:
+ * `recordStep` writes `cairn.step` (never a resolution) and `resolveStep`,
+ * a person's only, writes `cairn.step.resolve` naming who resolved it; the
+ * log's generic `append` refuses both kinds.
+ */
 import { z } from 'zod';
-import * as log from '../log/session-log.js';
+import { spec } from '../contract/spec.js';
+import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
-import { Journal, STEP_EVENT, STEP_RESOLVE_EVENT } from '../steps/journal.js';
-import { LOG_OPS } from './log-ops.js';
-import { bindOps, op } from './op.js';
-import * as shape from './shapes.js';
 
-const BranchRef = z.object({ session: schema.SessionId, branch: schema.BranchName.default('main') }).strict();
-const Position = z.number().int().min(1).max(1_000_000_000);
-const Policy = z.enum(['retry-same-key', 'probe', 'escalate']);
+export const BranchRef = z
+  .object({ session: schema.SessionId, branch: schema.BranchName.default('main') })
+  .strict();
+export const Position = z.number().int().min(1).max(1_000_000_000);
+export const Policy = z.enum(['retry-same-key', 'probe', 'escalate']);
 
 /** What a journal records of a step, as journal.ts writes it: an intent, a result, a probe's answer. */
-const StepRecordPayload = z
+export const StepRecordPayload = z
   .object({
     intent: z
       .object({
@@ -50,12 +57,8 @@ const StepRecordPayload = z
   })
   .strict()
   .refine((p) => p.intent ?? p.done ?? p.probe, 'record an intent, a result (done) or a probe');
-
-/** The log's reads a journal is opened with, as the caller. */
-const journalReads = (ctx: Parameters<typeof bindOps>[1]) => bindOps(LOG_OPS, ctx);
-
-export const STEP_OPS = {
-  listSteps: op({
+export const STEP_CONTRACT = {
+  listSteps: spec({
     name: 'listSteps',
     mcp: 'steps',
     summary:
@@ -66,10 +69,9 @@ export const STEP_OPS = {
     input: BranchRef,
     output: z.object({ steps: z.array(shape.StepRecord) }),
     http: { method: 'GET', path: '/v1/sessions/{session}/branches/{branch}/steps' },
-    run: async (ctx, input) => ({ steps: (await Journal.read(journalReads(ctx), input)).steps() }),
   }),
   // Not an MCP tool: an agent's journal records its steps through its SDK.
-  recordStep: op({
+  recordStep: spec({
     name: 'recordStep',
     summary:
       "Record a step of the branch's journal: its intent, its result or a probe's answer (never a resolution: that is resolveStep's)",
@@ -83,22 +85,9 @@ export const STEP_OPS = {
     output: shape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/steps', status: 201 },
     statusOf: (event) => (event.deduplicated ? 200 : 201),
-    run: (ctx, input) => {
-      const payload = log.encodePayload(input.payload);
-      const { session, branch, idempotencyKey } = input;
-      return ctx.write('log.append', (tx, now) =>
-        log.appendOwnEvent(
-          tx,
-          ctx.who,
-          { session, branch, kind: STEP_EVENT, payload: null, idempotencyKey },
-          payload,
-          now,
-        ),
-      );
-    },
   }),
   // Not an MCP tool: settling a step in doubt is a person's decision (the escalate policy), not the agent's.
-  resolveStep: op({
+  resolveStep: spec({
     name: 'resolveStep',
     summary:
       'Resolve a step in doubt: it happened (with this result), it failed (with this error), or run it again with the same key (a person only)',
@@ -119,26 +108,5 @@ export const STEP_OPS = {
       ),
     output: shape.StepRecord,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/steps/resolve' },
-    run: async (ctx, input) => {
-      const journal = await Journal.read(journalReads(ctx), input);
-      const decision =
-        input.rerun !== undefined
-          ? { rerun: true as const }
-          : input.error !== undefined
-            ? { error: input.error }
-            : { result: input.result };
-      const resolve = journal.resolution(input.position, decision);
-      // The resolver is the caller's principal (from its token), and the store records it as the event's owner.
-      const event = await ctx.write('log.append', (tx, now) =>
-        log.appendOwnEvent(
-          tx,
-          ctx.who,
-          { session: input.session, branch: input.branch, kind: STEP_RESOLVE_EVENT, payload: null },
-          log.encodePayload({ resolve, resolvedBy: ctx.who.principal }),
-          now,
-        ),
-      );
-      return journal.applied(event, input.position);
-    },
   }),
 };

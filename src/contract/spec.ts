@@ -1,0 +1,95 @@
+/**
+ * The contract: each operation of Cairn as data — its name, summary, input
+ * and output schemas, effect, where it runs, who may call it, its HTTP
+ * binding and MCP name — apart from the code that runs it. A feature's
+ * contract (`src/<feature>/contract.ts`) imports neither \`node:*\` nor a
+ * handler, an engine or a driver; its handlers (`src/<feature>/handlers.ts`)
+ * register against it on the server side (ops/table.ts), so a client, a
+ * browser page or an adapter can take the contract alone.
+ */
+import type { z } from 'zod';
+import { type CairnError, unavailable } from '../errors.js';
+
+export interface HttpBinding {
+  method: 'GET' | 'POST' | 'PUT';
+  /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
+  path: string;
+  /** Success status; default 200. */
+  status?: number;
+  /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`; default JSON. */
+  body?: 'bytes';
+  /** `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream). */
+  answer?: 'bytes';
+  /** The largest body this route takes, when it is not the server's default. */
+  maxBodyBytes?: number;
+}
+
+/**
+ * Who may call an operation, derived from the caller's token, never from its input:
+ * `any` principal of the tenant (the handler's own checks still apply), a
+ * `person` (a user principal: never an agent or a service, whatever its role),
+ * an `admin` (role admin), or a `person-admin` (a user principal with role admin).
+ */
+export type Callers = 'any' | 'person' | 'admin' | 'person-admin';
+
+export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** The method name on the fabric and the remote client. */
+  name: string;
+  /** What it does, in a line (OpenAPI summary, MCP description). */
+  summary: string;
+  effect: 'read' | 'write';
+  /** Who may call it: checked once, in `runOp`, before its input is read (docs/design/operations.md). */
+  callers: Callers;
+  /**
+   * Where it can run: `anywhere` (any surface, through the store), or
+   * `caller` when it needs the caller's own machine (a directory to attach, a
+   * command to run) and is refused over HTTP and MCP.
+   */
+  runs: 'anywhere' | 'caller';
+  input: I;
+  output: O;
+  /** The HTTP route; left out for operations that run only where the caller is. */
+  http?: HttpBinding;
+  /**
+   * The MCP tool name, for operations an agent calls for itself. Left out of
+   * MCP on purpose: a person's decisions (approve, deny), token and grant
+   * administration — an agent must not approve its own writes.
+   */
+  mcp?: string;
+  /** What the MCP tool offers and takes when narrower than `input` (only what an agent may say). */
+  mcpInput?: z.ZodType;
+  /** The caller's token checks cached by a server must be dropped after it (a token revocation). */
+  invalidatesAuth?: boolean;
+  /** A success status that depends on the result (an append answered from its idempotency key: 200). */
+  statusOf?(output: z.output<O>): number;
+}
+
+/** Declares an operation's contract (the identity function, for inference of its input and output types). */
+export function spec<I extends z.ZodType, O extends z.ZodType>(declared: OpSpec<I, O>): OpSpec<I, O> {
+  return declared;
+}
+
+/** A contract: operations by name. */
+export type SpecTable = Record<string, OpSpec>;
+
+// `{}` as the empty input: a method whose input has no required field may be called without one.
+// biome-ignore lint/complexity/noBannedTypes: the test is for an object type with no required keys.
+type Method<T extends OpSpec> = {} extends z.input<T['input']>
+  ? (input?: z.input<T['input']>) => Promise<z.output<T['output']>>
+  : (input: z.input<T['input']>) => Promise<z.output<T['output']>>;
+
+/** The interface a contract gives its callers, embedded or remote: one method per operation. */
+export type Client<T extends SpecTable> = { [K in keyof T]: Method<T[K]> };
+
+/** "createSession" → "create session": how an operation is named in messages. */
+export function opTitle(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}
+
+/** The refusal of an operation that runs only where the workspace is, asked somewhere else. */
+export function runsAtCaller(command: string): CairnError {
+  return unavailable(
+    `${command} runs where the workspace is: use \`cairn ${command}\` or \`cairn mcp\` on the host that holds the directory (with --url when the store is a server's)`,
+    { runs: 'caller' },
+  );
+}

@@ -1,0 +1,45 @@
+/** The handlers of the desk's operations (the contract: ./contract.ts). */
+import { digestOf } from '../desk/chunker.js';
+import { refuseSecretsInPack } from '../desk/guard.js';
+import { verifyPack } from '../desk/pack-format.js';
+import type { Handlers } from '../ops/op.js';
+import type { DESK_CONTRACT } from './contract.js';
+
+export const DESK_HANDLERS: Handlers<typeof DESK_CONTRACT> = {
+  deskMissing: async (ctx, input) => ({ missing: await ctx.desk().missing(input.digests) }),
+  deskReadObjects: (ctx, input) => ctx.desk().getObjects(input.digests),
+  deskPutPack: async (ctx, input) => {
+    const objects = verifyPack(input.digest, input.bytes).length;
+    // The client's guard is not the store's: its objects are scanned again here.
+    await refuseSecretsInPack(input.bytes);
+    await ctx.desk().putPack(input.digest, input.bytes);
+    return { pack: input.digest, objects };
+  },
+  deskDiscardPacks: async (ctx, input) => {
+    await ctx.desk().discardPacks(input.packs);
+    return { ok: true as const };
+  },
+  deskCommit: async (ctx, input) => {
+    const { inline, ...rest } = input;
+    let pack: Buffer | undefined;
+    if (inline !== undefined) {
+      pack = Buffer.from(inline, 'base64');
+      // Named by its own hash: what is checked is each object against its digest.
+      verifyPack(digestOf(pack), pack);
+      await refuseSecretsInPack(pack);
+    }
+    return ctx.desk().commit({ ...rest, ...(pack ? { inline: pack } : {}) });
+  },
+  getWorkspace: (ctx, input) => ctx.desk().workspace(input.workspace),
+  workspaceHead: (ctx, input) => ctx.desk().head(input.workspace),
+  listWorkspaces: async (ctx) => ({ items: await ctx.desk().listWorkspaces() }),
+  attachedAt: async (ctx, input) => ({ items: await ctx.desk().attachedAt(input.host, input.paths) }),
+  listSnapshots: async (ctx, input) => ({ items: await ctx.desk().listSnapshots(input.workspace) }),
+  getSnapshot: (ctx, input) => ctx.desk().snapshot(input.snapshot),
+  deskFork: (ctx, input) => ctx.desk().fork(input),
+  detachWorkspace: (ctx, input) => ctx.desk().detach(input.workspace),
+  deskRefused: async (ctx, input) => {
+    await ctx.desk().refused(input);
+    return { ok: true as const };
+  },
+};

@@ -1,0 +1,103 @@
+/** The handlers of the session log's, identity's and audit's operations (the contract: ./contract.ts). */
+import { verifyAuditChain } from '../audit/audit-verify.js';
+import { redactEncoded } from '../desk/guard.js';
+import { forbidden } from '../errors.js';
+import { authorize } from '../identity/access-gate.js';
+import { insertPrincipal, insertToken, loadIdentity, revokeToken } from '../identity/identity-store.js';
+import * as log from '../log/session-log.js';
+import type { Handlers } from '../ops/op.js';
+import { refuseAudited } from '../ops/op.js';
+import type { LOG_CONTRACT } from './contract.js';
+
+export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
+  whoami: async (ctx) => ({ ...ctx.who }),
+  createSession: (ctx, input) =>
+    ctx.write('session.create', (tx, now) => log.createSession(tx, ctx.who, input, now)),
+  listSessions: (ctx, input) => ctx.read('session.read', (tx) => log.listSessions(tx, ctx.who, input)),
+  getSession: (ctx, input) => ctx.read('session.read', (tx) => log.getSession(tx, ctx.who, input.session)),
+  append: async (ctx, input) => {
+    // Cairn's own kinds (steps, units, memory, the desk) are written only by the operations that own them.
+    if (log.isReservedKind(input.kind))
+      await refuseAudited(
+        ctx,
+        {
+          action: 'log.append.reserved',
+          resourceType: 'session',
+          resourceId: input.session,
+          payload: { kind: input.kind },
+        },
+        forbidden(
+          `event kind "${input.kind}" is Cairn's own (kinds under "${log.RESERVED_KIND_PREFIX}" are written only by Cairn's operations): append under a kind of your own, e.g. "app.${input.kind.slice(log.RESERVED_KIND_PREFIX.length)}"; a person settles a step in doubt with resolveStep (cairn step resolve)`,
+          { kind: input.kind },
+        ),
+      );
+    // A credential in the payload is stored as a typed placeholder, and counted in the audit entry.
+    return redactEncoded(input.payload, log.encodePayload).then(({ payload, redacted }) =>
+      ctx.write('log.append', (tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
+    );
+  },
+  readBranch: (ctx, input) => ctx.read('log.read', (tx) => log.readBranch(tx, ctx.who, input)),
+  getEvent: (ctx, input) => ctx.read('log.read', (tx) => log.getEvent(tx, ctx.who, input.event)),
+  fork: (ctx, input) => ctx.write('branch.fork', (tx, now) => log.forkBranch(tx, ctx.who, input, now)),
+  rewind: (ctx, input) => ctx.write('branch.rewind', (tx, now) => log.rewindBranch(tx, ctx.who, input, now)),
+  moveHead: (ctx, input) => ctx.write('branch.move', (tx, now) => log.moveHead(tx, ctx.who, input, now)),
+  readPath: (ctx, input) => ctx.read('log.read', (tx) => log.readPath(tx, ctx.who, input)),
+  listBranches: (ctx, input) => ctx.read('branch.read', (tx) => log.listBranches(tx, ctx.who, input.session)),
+  branchHistory: (ctx, input) =>
+    ctx.read('branch.read', (tx) => log.branchHistory(tx, ctx.who, input.session, input.branch)),
+  createToken: async (ctx, input) => {
+    const forSelf = input.principal === ctx.who.principal;
+    // Only a person mints a person's token (a new user principal, or one for an existing user): never an agent.
+    if (ctx.who.kind !== 'user' && !forSelf) {
+      const { tenant } = ctx.who;
+      const target =
+        input.principal === undefined
+          ? (input.kind ?? 'agent')
+          : (await ctx.engine.read(tenant, (tx) => loadIdentity(tx, tenant, input.principal as string)))
+              ?.kind;
+      if (target === 'user')
+        await refuseAudited(
+          ctx,
+          {
+            action: 'authority.refused',
+            resourceType: 'principal',
+            resourceId: input.principal ?? '',
+            payload: { operation: 'createToken', kind: 'user' },
+          },
+          forbidden(
+            `principal ${ctx.who.principal} is ${ctx.who.kind === 'agent' ? 'an' : 'a'} ${ctx.who.kind}: only a person creates a person's token (a user principal); ask a person of the tenant`,
+            { principal: ctx.who.principal },
+          ),
+        );
+    }
+    return ctx.write(forSelf ? 'token.create.self' : 'token.create.other', async (tx, now) => {
+      const principal =
+        input.principal ??
+        (await insertPrincipal(
+          tx,
+          ctx.who.tenant,
+          { kind: input.kind ?? 'agent', name: input.name ?? 'agent', role: input.role ?? 'member' },
+          ctx.who.principal,
+          now,
+        ));
+      return insertToken(tx, ctx.who.tenant, principal, input.label, ctx.who.principal, now);
+    });
+  },
+  revokeToken: (ctx, input) =>
+    ctx.write('token.revoke.self', (tx, now) =>
+      revokeToken(
+        tx,
+        ctx.who.tenant,
+        input.token,
+        ctx.who.principal,
+        (owner) => {
+          if (owner !== ctx.who.principal) authorize(ctx.who, 'token.revoke.other');
+        },
+        now,
+      ),
+    ),
+  verifyAudit: async (ctx) => {
+    authorize(ctx.who, 'audit.verify');
+    return verifyAuditChain(ctx.engine, ctx.who.tenant);
+  },
+};

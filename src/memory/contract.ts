@@ -1,0 +1,146 @@
+/**
+ * Memory's operations (docs/design/memory.md). Recall is a tool the agent
+ * calls — nothing is put into its context unasked. A record's text is
+ * checked by the desk's secret guard before anything is written: a
+ * credential never enters memory.
+ */
+import { type Client, spec } from '../contract/spec.js';
+import * as m from '../memory/schema.js';
+
+export const MEMORY_CONTRACT = {
+  remember: spec({
+    name: 'remember',
+    mcp: 'remember',
+    summary:
+      'Remember a record in a scope (user, agent, project, session), with its kind, source and what it was made from; credentials are refused',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.RememberInput,
+    mcpInput: m.AgentRememberInput,
+    output: m.MemoryRecord,
+    http: { method: 'POST', path: '/v1/memory', status: 201 },
+  }),
+  rememberMany: spec({
+    name: 'rememberMany',
+    summary:
+      'Remember up to 1,000 records (1 Mi characters of text and data) in one write, all or none, each checked as remember checks it (one audit entry lists them)',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.RememberManyInput,
+    output: m.MemoryList,
+    http: { method: 'POST', path: '/v1/memory/batch', status: 201, maxBodyBytes: 2 * 1024 * 1024 },
+  }),
+  recall: spec({
+    name: 'recall',
+    mcp: 'recall',
+    summary:
+      'Recall records of a scope ranked by how well they match the query, with score and provenance; quarantined ones only with minTrust quarantined',
+    effect: 'read',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.RecallInput,
+    output: m.RecallAnswer,
+    http: { method: 'POST', path: '/v1/memory/recall' },
+  }),
+  listMemory: spec({
+    name: 'listMemory',
+    summary: 'The current records of a scope, newest first; quarantined ones only with minTrust quarantined',
+    effect: 'read',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.ListInput,
+    output: m.MemoryList,
+    http: { method: 'POST', path: '/v1/memory/list' },
+  }),
+  getMemory: spec({
+    name: 'getMemory',
+    summary: 'A record’s newest version, with its provenance',
+    effect: 'read',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.RecordInput,
+    output: m.MemoryRecord,
+    http: { method: 'GET', path: '/v1/memory/{record}' },
+  }),
+  memoryHistory: spec({
+    name: 'memoryHistory',
+    summary: 'Every version of a record, oldest first (record time and world time each)',
+    effect: 'read',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.HistoryInput,
+    output: m.MemoryList,
+    http: { method: 'GET', path: '/v1/memory/{record}/history' },
+  }),
+  quarantineMemory: spec({
+    name: 'quarantineMemory',
+    summary: 'Quarantine a record: recall leaves it out unless asked for quarantined records',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.RecordInput,
+    output: m.MemoryRecord,
+    http: { method: 'POST', path: '/v1/memory/{record}/quarantine' },
+  }),
+  // Not an MCP tool: trusting a record is a person's decision.
+  promoteMemory: spec({
+    name: 'promoteMemory',
+    summary: 'Mark a record trusted (a person only: a user principal)',
+    effect: 'write',
+    callers: 'person',
+    runs: 'anywhere',
+    input: m.RecordInput,
+    output: m.MemoryRecord,
+    http: { method: 'POST', path: '/v1/memory/{record}/promote' },
+  }),
+  carryMemory: spec({
+    name: 'carryMemory',
+    summary:
+      "Carry a branch's memory to another branch of its session (a kept fork's records become its parent's, from a new event on it)",
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.CarryInput,
+    output: m.CarryAnswer,
+    http: { method: 'POST', path: '/v1/sessions/{session}/branches/{from}/memory/carry' },
+  }),
+  dropBranchMemory: spec({
+    name: 'dropBranchMemory',
+    summary:
+      'Forget what an abandoned branch remembered: every record of the session seen on it and on none of keepFor',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.DropBranchInput,
+    output: m.ForgetAnswer,
+    http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/memory/drop' },
+  }),
+  reindexMemory: spec({
+    name: 'reindexMemory',
+    summary:
+      "Embed up to `limit` records that have no vector in the current model's index (after a model change); run until remaining is 0, the old model's index answering meanwhile",
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.ReindexInput,
+    output: m.ReindexAnswer,
+    http: { method: 'POST', path: '/v1/memory/reindex' },
+  }),
+  forgetMemory: spec({
+    name: 'forgetMemory',
+    mcp: 'forget',
+    summary:
+      'Forget a record — every version, its index entries — and with derived everything made from it; preview lists what would go',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: m.ForgetInput,
+    output: m.ForgetAnswer,
+    http: { method: 'POST', path: '/v1/memory/{record}/forget' },
+  }),
+};
+
+/** Memory's operations as a caller sees them (the embedded fabric's `memory`, the remote client). */
+export type Memory = Client<typeof MEMORY_CONTRACT>;
