@@ -23,9 +23,9 @@ const text = (min: number, max: number) =>
       'must be well-formed Unicode text without NUL characters',
     );
 
-export const SessionId = id('ss');
+export const SessionId = id('ss').describe("a session's id (ss_…)");
 export const TokenId = id('tk');
-export const EventId = id('ev');
+export const EventId = id('ev').describe("an event's id (ev_…)");
 export const ApprovalId = id('ap');
 export const GrantId = id('gr');
 export const MemoryId = id('mr');
@@ -54,48 +54,56 @@ export const TenantName = text(1, 200);
 
 export const CreateSessionInput = z
   .object({
-    title: text(0, 500).default(''),
-    meta: z.record(z.string(), z.unknown()).default({}),
+    title: text(0, 500).default('').describe('a title a person will recognise the session by'),
+    meta: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe('free JSON about the session (your harness, the task); not searched'),
   })
   .strict();
 
 export const ListSessionsInput = z
   .object({
-    limit: z.number().int().min(1).max(1000).default(100),
-    after: SessionId.optional(),
+    limit: z.number().int().min(1).max(1000).default(100).describe('how many sessions at most'),
+    after: SessionId.optional().describe('the last session of the previous page: the page after it'),
   })
   .strict();
 
 export const AppendInput = z
   .object({
     session: SessionId,
-    branch: BranchName.default('main'),
+    branch: BranchName.default('main').describe('the branch to append to; main unless you forked'),
     kind: EventKind.describe(
       `the event's kind, e.g. "tool.call"; kinds under "cairn." are Cairn's own and refused`,
     ),
-    payload: z.unknown().default(null),
-    actor: Actor.optional(),
-    idempotencyKey: IdempotencyKey.optional(),
+    payload: z
+      .unknown()
+      .default(null)
+      .describe('the event itself, any JSON; a credential in it is stored as a placeholder'),
+    actor: Actor.optional().describe(
+      'who acted, in your words (a tool, a sub-agent); your identity is recorded anyway',
+    ),
+    idempotencyKey: IdempotencyKey.optional().describe(
+      'makes a retry safe: a second append with the same key returns the first event instead of adding one',
+    ),
   })
   .strict();
 
 export const ReadBranchInput = z
   .object({
     session: SessionId,
-    branch: BranchName.default('main'),
-    from: z.number().int().min(1).default(1),
-    limit: z.number().int().min(1).max(10_000).default(1000),
+    branch: BranchName.default('main').describe('the branch to read'),
+    from: z.number().int().min(1).default(1).describe('the first sequence number to return (1: the root)'),
+    limit: z.number().int().min(1).max(10_000).default(1000).describe('how many events at most'),
   })
   .strict();
 
 export const ForkInput = z
   .object({
     session: SessionId,
-    /** Event to fork at. */
-    at: EventId.optional(),
-    /** Branch whose head to fork at, when `at` is not given; defaults to main. */
-    from: BranchName.optional(),
-    name: BranchName.optional(),
+    at: EventId.optional().describe('the event to fork at'),
+    from: BranchName.optional().describe('a branch whose head to fork at, instead of at; default main'),
+    name: BranchName.optional().describe("the new branch's name; default a generated one"),
   })
   .strict()
   .refine((v) => v.at === undefined || v.from === undefined, {
@@ -124,9 +132,9 @@ export const MoveHeadInput = z
 /** The path root → one event, paged by sequence number, whatever branch heads point at. */
 export const ReadPathInput = z
   .object({
-    to: EventId,
-    from: z.number().int().min(1).default(1),
-    limit: z.number().int().min(1).max(10_000).default(1000),
+    to: EventId.describe('the event the path ends at'),
+    from: z.number().int().min(1).default(1).describe('the first sequence number to return (1: the root)'),
+    limit: z.number().int().min(1).max(10_000).default(1000).describe('how many events at most'),
   })
   .strict();
 
@@ -154,7 +162,9 @@ export const NoInput = z.object({}).strict();
 export const GetSessionInput = z.object({ session: SessionId }).strict();
 export const GetEventInput = z.object({ event: EventId }).strict();
 export const ListBranchesInput = z.object({ session: SessionId }).strict();
-export const BranchHistoryInput = z.object({ session: SessionId, branch: BranchName }).strict();
+export const BranchHistoryInput = z
+  .object({ session: SessionId, branch: BranchName.describe('the branch whose head moves to list') })
+  .strict();
 export const RevokeTokenInput = z.object({ token: TokenId }).strict();
 
 /** A person's decision on a held request. */

@@ -232,11 +232,11 @@ describe('event kinds under cairn. are Cairn’s own', () => {
     for (const entry of audit) expect(entry.actor).toBe(agentPrincipal);
   });
 
-  it('refuses the same over MCP (log_append), as a tool error carrying FORBIDDEN', async () => {
+  it('refuses the same over MCP (event_append), as a tool error carrying FORBIDDEN', async () => {
     const client = await connectMcp(agentToken);
     const before = await snapshot();
     for (const forged of forgeries()) {
-      const result = (await client.callTool({ name: 'log_append', arguments: { session, ...forged } })) as {
+      const result = (await client.callTool({ name: 'event_append', arguments: { session, ...forged } })) as {
         isError?: boolean;
         structuredContent?: { error?: { code?: string } };
       };

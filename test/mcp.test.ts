@@ -99,25 +99,25 @@ describe('MCP over stdio: cairn mcp on a local store', () => {
   it('appends and reads the log, and answers failures with Cairn’s error code', async () => {
     const session = await call(client, 'session_create', { title: 'over mcp' });
     const id = session.structuredContent?.id as string;
-    const appended = await call(client, 'log_append', {
+    const appended = await call(client, 'event_append', {
       session: id,
       kind: 'message',
       payload: { text: 'hi' },
     });
     expect(appended.structuredContent).toMatchObject({ seq: 1, payload: { text: 'hi' } });
-    const read = await call(client, 'log_read', { session: id, branch: 'main' });
+    const read = await call(client, 'branch_read', { session: id, branch: 'main' });
     expect((read.structuredContent?.events as { payload: unknown }[]).map((e) => e.payload)).toEqual([
       { text: 'hi' },
     ]);
-    const branches = await call(client, 'log_branches', { session: id });
+    const branches = await call(client, 'branch_list', { session: id });
     expect((branches.structuredContent?.items as { name: string }[]).map((b) => b.name)).toEqual(['main']);
-    const missing = await call(client, 'log_read', { session: 'ss_00000000000000000000000000' });
+    const missing = await call(client, 'branch_read', { session: 'ss_00000000000000000000000000' });
     expect(missing.isError).toBe(true);
     expect((missing.structuredContent?.error as { code: string }).code).toBe('NOT_FOUND');
-    const bad = await call(client, 'log_append', { session: id, kind: 'Not A Kind!' });
+    const bad = await call(client, 'event_append', { session: id, kind: 'Not A Kind!' });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT', data: { field: 'kind' } });
-    expect((await call(client, 'log_read', { session: id })).structuredContent?.events).toHaveLength(1);
+    expect((await call(client, 'branch_read', { session: id })).structuredContent?.events).toHaveLength(1);
   });
 });
 
@@ -130,44 +130,50 @@ function conforms(operation: keyof typeof CONTRACT, answer: Result): void {
 
 /** checkpoint → edit → restore (and forward again) → fork → status, through one MCP client. */
 async function driveUnit(client: Client, ws: string): Promise<void> {
-  const first = await call(client, 'checkpoint', { label: 'first' });
+  const first = await call(client, 'workspace_checkpoint', { label: 'first' });
   expect(first.isError, JSON.stringify(first)).toBeFalsy();
   conforms('checkpoint', first);
   const cp1 = first.structuredContent?.id as string;
   writeFileSync(join(ws, 'notes.txt'), 'edited\n');
   writeFileSync(join(ws, 'new.txt'), 'new\n');
-  const status = await call(client, 'status', {});
+  const status = await call(client, 'workspace_status', {});
   conforms('status', status);
   expect(status.structuredContent?.unrecordedChanges).toEqual(
     expect.arrayContaining([expect.objectContaining({ path: 'notes.txt' })]),
   );
-  const cp2 = (await call(client, 'checkpoint', { label: 'second', checks: ['test -f new.txt'] }))
+  const cp2 = (await call(client, 'workspace_checkpoint', { label: 'second', checks: ['test -f new.txt'] }))
     .structuredContent;
   expect(cp2?.accepted).toBe(true);
-  const preview = await call(client, 'restore', { checkpoint: cp1, preview: true });
+  // A failed check is a tool error the model sees as such; the checkpoint is kept, not accepted.
+  const failing = await call(client, 'workspace_checkpoint', { label: 'failing', checks: ['exit 3'] });
+  expect(failing.isError).toBe(true);
+  conforms('checkpoint', failing);
+  expect(failing.structuredContent?.accepted).toBe(false);
+  expect(JSON.stringify(failing.content)).toContain('`exit 3` exited 3');
+  const preview = await call(client, 'workspace_restore', { checkpoint: cp1, preview: true });
   conforms('restore', preview);
   expect((preview.structuredContent?.files as { path: string }[]).map((f) => f.path).sort()).toEqual([
     'new.txt',
     'notes.txt',
   ]);
   expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('edited\n');
-  const back = await call(client, 'restore', { checkpoint: cp1 });
+  const back = await call(client, 'workspace_restore', { checkpoint: cp1 });
   expect(back.isError, JSON.stringify(back)).toBeFalsy();
   conforms('restore', back);
   expect(back.structuredContent?.undo).toEqual(expect.any(String));
   expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('original\n');
   expect(existsSync(join(ws, 'new.txt'))).toBe(false);
   // Forward again: the later checkpoint is still reachable.
-  await call(client, 'restore', { checkpoint: cp2?.id as string });
+  await call(client, 'workspace_restore', { checkpoint: cp2?.id as string });
   expect(readFileSync(join(ws, 'new.txt'), 'utf8')).toBe('new\n');
   // Copies, so the test's folder can be removed (an overlay fork stays mounted).
-  const forked = await call(client, 'fork', { checkpoint: cp1, names: ['alt'], driver: 'copy' });
+  const forked = await call(client, 'workspace_fork', { checkpoint: cp1, names: ['alt'], driver: 'copy' });
   expect(forked.isError, JSON.stringify(forked)).toBeFalsy();
   conforms('forkUnit', forked);
   const branch = (forked.structuredContent?.branches as { branch: string; workspace: { dir: string } }[])[0];
   expect(branch?.branch).toBe('alt');
   expect(readFileSync(join(branch?.workspace.dir as string, 'notes.txt'), 'utf8')).toBe('original\n');
-  const bad = await call(client, 'fork', { checkpoint: cp1, names: ['x'], branches: 2 });
+  const bad = await call(client, 'workspace_fork', { checkpoint: cp1, names: ['x'], branches: 2 });
   expect(bad.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
 }
 
@@ -307,18 +313,24 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
       id: string;
     };
     const event = (
-      await call(b, 'log_append', { session: session.id, kind: 'message', payload: 'bravo-secret' })
+      await call(b, 'event_append', { session: session.id, kind: 'message', payload: 'bravo-secret' })
     ).structuredContent as { id: string };
     const memo = (
-      await call(b, 'remember', {
+      await call(b, 'memory_remember', {
         scope: { session: session.id },
         text: 'bravo-secret memo',
       })
     ).structuredContent as { id: string };
     const { client: a } = await connectAs(tokens.a);
     // B's scope name, as A's own: A's recall under it finds none of B's records.
-    await call(b, 'remember', { scope: { user: 'shared-name' }, text: 'bravo-secret under a shared name' });
-    const same = await call(a, 'recall', { query: 'bravo secret shared', scope: { user: 'shared-name' } });
+    await call(b, 'memory_remember', {
+      scope: { user: 'shared-name' },
+      text: 'bravo-secret under a shared name',
+    });
+    const same = await call(a, 'memory_recall', {
+      query: 'bravo secret shared',
+      scope: { user: 'shared-name' },
+    });
     expect(same.structuredContent?.items).toEqual([]);
     const values: Record<string, unknown> = {
       record: memo.id,
@@ -337,7 +349,7 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
     for (const { tool, operation } of mcpTools()) {
       const fields = Object.keys(inputJsonSchema(operation).properties ?? {});
       const args = Object.fromEntries(fields.filter((f) => f in values).map((f) => [f, values[f]]));
-      if (tool === 'remember') args.kind = 'fact';
+      if (tool === 'memory_remember') args.kind = 'fact';
       const result = await call(a, tool, args);
       const text = JSON.stringify(result);
       expect(text, tool).not.toContain('bravo-secret');
@@ -349,21 +361,22 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
         expect((result.structuredContent?.error as { code: string }).code, tool).toBe('NOT_FOUND');
       }
     }
-    const still = await call(b, 'log_read', { session: session.id });
+    const still = await call(b, 'branch_read', { session: session.id });
     // B's own two: the message and its memory write; nothing of A's.
     expect((still.structuredContent?.events as { kind: string }[]).map((e) => e.kind)).toEqual([
       'message',
       'cairn.memory.remember',
     ]);
-    expect((await call(b, 'log_branches', { session: session.id })).structuredContent?.items).toHaveLength(1);
+    expect((await call(b, 'branch_list', { session: session.id })).structuredContent?.items).toHaveLength(1);
   });
 
   it('lists no unit tool on a server, and answers one asked for with where it runs', async () => {
     const { client } = await connectAs(tokens.a);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain('log_append');
-    for (const unit of ['checkpoint', 'restore', 'fork', 'status']) expect(names).not.toContain(unit);
-    const refused = await call(client, 'status', {});
+    expect(names).toContain('event_append');
+    for (const unit of ['workspace_checkpoint', 'workspace_restore', 'workspace_fork', 'workspace_status'])
+      expect(names).not.toContain(unit);
+    const refused = await call(client, 'workspace_status', {});
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent?.error).toMatchObject({ code: 'UNAVAILABLE', data: { runs: 'caller' } });
   });

@@ -103,11 +103,11 @@ describe('memory: source and trust are the writer’s', () => {
     for (const token of [agentToken, personToken]) {
       const mcp = await connectMcp(token);
       const { tools } = await mcp.listTools();
-      const remember = tools.find((t) => t.name === 'remember');
+      const remember = tools.find((t) => t.name === 'memory_remember');
       const source = (remember?.inputSchema.properties as Record<string, { enum?: string[] }>)?.source;
       expect(source?.enum).toEqual(['agent', 'tool', 'import']);
       const answer = (await mcp.callTool({
-        name: 'remember',
+        name: 'memory_remember',
         arguments: { scope: { project: 'claim-mcp' }, text: 'a person said so', source: 'person' },
       })) as { isError?: boolean; structuredContent?: { error?: { code?: string } } };
       expect(answer.isError).toBe(true);

@@ -103,13 +103,16 @@ describe('memory across tenants, over the wire', () => {
       const which = i % 3;
       const result =
         which === 0
-          ? await mcp.callTool({ name: 'recall', arguments: { query: 'pasta', scope: { user: 'alice' } } })
+          ? await mcp.callTool({
+              name: 'memory_recall',
+              arguments: { query: 'pasta', scope: { user: 'alice' } },
+            })
           : which === 1
             ? await mcp.callTool({
-                name: 'recall',
+                name: 'memory_recall',
                 arguments: { query: 'pasta', scope: { session: ofB.session } },
               })
-            : await mcp.callTool({ name: 'forget', arguments: { record: ofB.record, preview: true } });
+            : await mcp.callTool({ name: 'memory_forget', arguments: { record: ofB.record, preview: true } });
       leaked += ofBIn(result);
       if (result.isError) {
         expect((result.structuredContent as { error: { code: string } }).error.code).toBe('NOT_FOUND');

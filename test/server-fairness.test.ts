@@ -327,8 +327,8 @@ describe('input that nests too deep or holds integers beyond 2^53: a typed 400 o
       expect(http.body.code).toBe('INVALID_ARGUMENT');
     }
     for (const [tool, args] of [
-      ['log_append', { session, kind: 'message', payload: RAW }],
-      ['remember', { scope: { user: 'u' }, text: 'a note', data: RAW }],
+      ['event_append', { session, kind: 'message', payload: RAW }],
+      ['memory_remember', { scope: { user: 'u' }, text: 'a note', data: RAW }],
     ] as const) {
       const mcp = await callTool(server.url, token, tool, args, deep(10_000));
       expect(mcp.isError, tool).toBe(true);
@@ -349,14 +349,14 @@ describe('input that nests too deep or holds integers beyond 2^53: a typed 400 o
     const mcp = await callTool(
       server.url,
       token,
-      'log_append',
+      'event_append',
       { session, kind: 'message', payload: RAW },
       '{"n":9007199254740993}',
     );
     expect(mcp.isError).toBe(true);
     expect(mcp.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
     // The largest exact integer, and a fraction, pass.
-    const fine = await callTool(server.url, token, 'log_append', {
+    const fine = await callTool(server.url, token, 'event_append', {
       session,
       kind: 'message',
       payload: { n: 9007199254740991, f: 0.5 },

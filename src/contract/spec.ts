@@ -51,11 +51,20 @@ export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
   /** The HTTP route; left out for operations that run only where the caller is. */
   http?: HttpBinding;
   /**
-   * The MCP tool name, for operations an agent calls for itself. Left out of
-   * MCP on purpose: a person's decisions (approve, deny), token and grant
-   * administration — an agent must not approve its own writes.
+   * The MCP tool, for operations an agent calls for itself: its name
+   * (`<noun>_<verb>`: what it touches, then what it does) and a description
+   * written for a model deciding what to call — what it does, when to use
+   * it, what it returns, what it cannot undo. Left out of MCP on purpose: a
+   * person's decisions (approve, deny), token and grant administration — an
+   * agent must not approve its own writes.
    */
-  mcp?: string;
+  mcp?: { name: string; description: string };
+  /**
+   * An answer that is a failure to the one who asked (a checkpoint whose
+   * checks failed): what to tell them. MCP returns such an answer as a tool
+   * error, with the answer as its structured content.
+   */
+  failureOf?(output: z.output<O>): string | undefined;
   /** What the MCP tool offers and takes when narrower than `input` (only what an agent may say). */
   mcpInput?: z.ZodType;
   /** The caller's token checks cached by a server must be dropped after it (a token revocation). */

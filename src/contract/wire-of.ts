@@ -25,7 +25,7 @@ export function wireOf(contract: SpecTable): Record<string, WireOp> {
   const wire: Record<string, WireOp> = {};
   for (const [key, op] of Object.entries(contract)) {
     const entry: WireOp = { name: op.name, effect: op.effect, runs: op.runs };
-    if (op.mcp) entry.mcp = op.mcp;
+    if (op.mcp) entry.mcp = op.mcp.name;
     if (op.http) {
       const { method, path, body, answer } = op.http;
       entry.http = { method, path, ...(body ? { body } : {}), ...(answer ? { answer } : {}) };

@@ -46,7 +46,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'append',
     effect: 'write',
     runs: 'anywhere',
-    mcp: 'log_append',
+    mcp: 'event_append',
     http: {
       method: 'POST',
       path: '/v1/sessions/{session}/events',
@@ -56,7 +56,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'readBranch',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'log_read',
+    mcp: 'branch_read',
     http: {
       method: 'GET',
       path: '/v1/sessions/{session}/branches/{branch}/events',
@@ -69,7 +69,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'getEvent',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'log_event',
+    mcp: 'event_get',
     http: {
       method: 'GET',
       path: '/v1/events/{event}',
@@ -79,7 +79,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'fork',
     effect: 'write',
     runs: 'anywhere',
-    mcp: 'log_fork',
+    mcp: 'session_fork',
     http: {
       method: 'POST',
       path: '/v1/sessions/{session}/branches',
@@ -107,7 +107,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'readPath',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'log_path',
+    mcp: 'event_path',
     http: {
       method: 'GET',
       path: '/v1/events/{to}/path',
@@ -117,7 +117,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'listBranches',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'log_branches',
+    mcp: 'branch_list',
     http: {
       method: 'GET',
       path: '/v1/sessions/{session}/branches',
@@ -127,7 +127,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'branchHistory',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'log_history',
+    mcp: 'branch_history',
     http: {
       method: 'GET',
       path: '/v1/sessions/{session}/branches/{branch}/history',
@@ -409,7 +409,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'listSteps',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'steps',
+    mcp: 'step_list',
     http: {
       method: 'GET',
       path: '/v1/sessions/{session}/branches/{branch}/steps',
@@ -446,7 +446,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'remember',
     effect: 'write',
     runs: 'anywhere',
-    mcp: 'remember',
+    mcp: 'memory_remember',
     http: {
       method: 'POST',
       path: '/v1/memory',
@@ -465,7 +465,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'recall',
     effect: 'read',
     runs: 'anywhere',
-    mcp: 'recall',
+    mcp: 'memory_recall',
     http: {
       method: 'POST',
       path: '/v1/memory/recall',
@@ -547,7 +547,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'forgetMemory',
     effect: 'write',
     runs: 'anywhere',
-    mcp: 'forget',
+    mcp: 'memory_forget',
     http: {
       method: 'POST',
       path: '/v1/memory/{record}/forget',
@@ -584,24 +584,24 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     name: 'checkpoint',
     effect: 'write',
     runs: 'caller',
-    mcp: 'checkpoint',
+    mcp: 'workspace_checkpoint',
   },
   restore: {
     name: 'restore',
     effect: 'write',
     runs: 'caller',
-    mcp: 'restore',
+    mcp: 'workspace_restore',
   },
   forkUnit: {
     name: 'forkUnit',
     effect: 'write',
     runs: 'caller',
-    mcp: 'fork',
+    mcp: 'workspace_fork',
   },
   status: {
     name: 'status',
     effect: 'read',
     runs: 'caller',
-    mcp: 'status',
+    mcp: 'workspace_status',
   },
 };

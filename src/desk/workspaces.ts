@@ -87,8 +87,8 @@ export class Workspaces {
     const around = rows.sort((a, b) => b.dir.length - a.dir.length)[0];
     throw notFound(
       around
-        ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.dir}: run the command there, or pass --ws ${around.id}`
-        : `no workspace is attached at ${path}: run \`cairn ws attach ${path}\` first (or pass --ws WS)`,
+        ? `${path} is not a workspace but lies inside workspace ${around.id} at ${around.dir}: act there, or name its workspace (${around.id})`
+        : `no workspace is attached at ${path}: run \`cairn ws attach ${path}\` first, or name a workspace that is`,
       { resource: 'workspace', path, ...(around ? { inside: around.id } : {}) },
     );
   }

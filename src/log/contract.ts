@@ -9,7 +9,11 @@ import * as schema from '../schema.js';
 export const LOG_CONTRACT = {
   whoami: spec({
     name: 'whoami',
-    mcp: 'whoami',
+    mcp: {
+      name: 'whoami',
+      description:
+        'Who you are acting as: your tenant, principal, kind (agent or user) and role, all from your token. Call it when unsure which identity your calls carry. Read-only.',
+    },
     summary: 'The identity the caller acts as',
     effect: 'read',
     callers: 'any',
@@ -20,7 +24,11 @@ export const LOG_CONTRACT = {
   }),
   createSession: spec({
     name: 'createSession',
-    mcp: 'session_create',
+    mcp: {
+      name: 'session_create',
+      description:
+        'Start a new session: the log of what you were asked, said, tried and learned, kept as a tree of branches (main first). Returns the session and its id (ss_…); add to it with event_append.',
+    },
     summary: 'Create a session',
     effect: 'write',
     callers: 'any',
@@ -31,7 +39,11 @@ export const LOG_CONTRACT = {
   }),
   listSessions: spec({
     name: 'listSessions',
-    mcp: 'session_list',
+    mcp: {
+      name: 'session_list',
+      description:
+        "List your tenant's sessions, newest first, a page at a time (pass the last id as `after` for the next page). Read-only.",
+    },
     summary: 'List sessions, paged',
     effect: 'read',
     callers: 'any',
@@ -52,7 +64,11 @@ export const LOG_CONTRACT = {
   }),
   append: spec({
     name: 'append',
-    mcp: 'log_append',
+    mcp: {
+      name: 'event_append',
+      description:
+        "Append one event of your own kind (e.g. message, tool.call, note) to a session branch; it is durable once answered. Pass an idempotencyKey so a retry cannot add it twice. Kinds under cairn. are Cairn's own and refused. An event cannot be edited or deleted later; moving a branch back keeps it in the log.",
+    },
     summary:
       'Append an event to a branch head; durable when answered (200 when deduplicated by idempotency key)',
     effect: 'write',
@@ -65,7 +81,11 @@ export const LOG_CONTRACT = {
   }),
   readBranch: spec({
     name: 'readBranch',
-    mcp: 'log_read',
+    mcp: {
+      name: 'branch_read',
+      description:
+        "Read a session branch's events from its root to its head, oldest first, a page at a time (`from`: the next sequence number). Read-only.",
+    },
     summary: 'Read a branch root to head, paged by sequence number',
     effect: 'read',
     callers: 'any',
@@ -76,7 +96,10 @@ export const LOG_CONTRACT = {
   }),
   getEvent: spec({
     name: 'getEvent',
-    mcp: 'log_event',
+    mcp: {
+      name: 'event_get',
+      description: "One event by its id (ev_…), wherever it is in the session's tree. Read-only.",
+    },
     summary: 'Get one event',
     effect: 'read',
     callers: 'any',
@@ -87,7 +110,11 @@ export const LOG_CONTRACT = {
   }),
   fork: spec({
     name: 'fork',
-    mcp: 'log_fork',
+    mcp: {
+      name: 'session_fork',
+      description:
+        "Start a new branch of a session's log at an event (or at a branch's head): what came before is shared, what follows is the branch's own. Only the log forks; to fork the files with it use workspace_fork. Returns the new branch.",
+    },
     summary: "Start a branch at an event (or another branch's head); nothing is copied",
     effect: 'write',
     callers: 'any',
@@ -119,7 +146,11 @@ export const LOG_CONTRACT = {
   }),
   readPath: spec({
     name: 'readPath',
-    mcp: 'log_path',
+    mcp: {
+      name: 'event_path',
+      description:
+        "The events from a session's root to one event (the path that led there), oldest first, paged. Read-only.",
+    },
     summary: 'Read the path root to an event, paged by sequence number, whatever branch heads point at',
     effect: 'read',
     callers: 'any',
@@ -130,7 +161,10 @@ export const LOG_CONTRACT = {
   }),
   listBranches: spec({
     name: 'listBranches',
-    mcp: 'log_branches',
+    mcp: {
+      name: 'branch_list',
+      description: "A session's branches, each with its head (the last event on it). Read-only.",
+    },
     summary: 'List the branches of a session with their heads',
     effect: 'read',
     callers: 'any',
@@ -141,7 +175,11 @@ export const LOG_CONTRACT = {
   }),
   branchHistory: spec({
     name: 'branchHistory',
-    mcp: 'log_history',
+    mcp: {
+      name: 'branch_history',
+      description:
+        "Where a branch's head has been (appends aside: its forks, rewinds, restores), newest first: how to find a head to go back to. Read-only.",
+    },
     summary: 'Head moves of a branch (create, fork, rewind, move)',
     effect: 'read',
     callers: 'any',

@@ -28,11 +28,23 @@ export interface McpServerOptions {
   local?: boolean;
 }
 
+/**
+ * What the server tells a model about Cairn when it connects (MCP's
+ * `instructions`): the unit and its three layers, and the tools' shape.
+ */
+export const INSTRUCTIONS = `Cairn keeps your unit of work durable: your mind (the session log of what you were asked, said, tried and learned, as a tree of branches; your durable tool steps; your long-term memory), your desk (the files of your workspace) and your keys (the credentials you may use, granted by a person). A workspace_checkpoint records all of it at once; workspace_restore puts the log and the files back to a checkpoint (and can itself be undone); workspace_fork makes side-by-side copies to try alternatives, without credentials of their own. Nothing here can undo an effect outside the workspace — an email sent stays sent — and the tools say so when it matters. Tools are named <what they touch>_<what they do>: session_ and event_ and branch_ for the log, memory_ for memory, step_ for tool steps, workspace_ for the unit. Errors come back as tool errors whose structured content has a stable code (NOT_FOUND, INVALID_ARGUMENT, FORBIDDEN, CONFLICT, IN_DOUBT, …) and a message that says what to do.`;
+
+/** "workspace_checkpoint" → "Workspace checkpoint": a tool's title. */
+function toolTitle(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Operations that are MCP tools, with their tool names. */
 export function mcpTools(): { tool: string; operation: Op }[] {
   return (Object.values(OPERATIONS) as Op[])
     .filter((o) => o.mcp !== undefined)
-    .map((operation) => ({ tool: operation.mcp as string, operation }));
+    .map((operation) => ({ tool: (operation.mcp as NonNullable<Op['mcp']>).name, operation }));
 }
 
 /** The JSON schema a tool offers: its operation's, or the narrower one the operation declares for MCP. */
@@ -58,7 +70,7 @@ function structured(answer: unknown): Record<string, unknown> {
 export function createMcpServer(fabric: Fabric, options: McpServerOptions): Server {
   const server = new Server(
     { name: 'cairn', version: options.version },
-    { capabilities: { logging: {}, tools: {} } },
+    { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },
   );
   const tools = new Map(mcpTools().map((t) => [t.tool, t.operation]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -68,8 +80,8 @@ export function createMcpServer(fabric: Fabric, options: McpServerOptions): Serv
         const { $schema: _, ...inputSchema } = toolSchema(operation);
         return {
           name,
-          title: opTitle(operation.name),
-          description: operation.summary,
+          title: toolTitle(name),
+          description: (operation.mcp as NonNullable<Op['mcp']>).description,
           inputSchema: { type: 'object' as const, ...inputSchema },
           annotations: { readOnlyHint: operation.effect === 'read' },
         };
@@ -86,6 +98,14 @@ export function createMcpServer(fabric: Fabric, options: McpServerOptions): Serv
       // The tool's narrower schema first (an agent's tool), then the fabric's own validation.
       if (operation.mcpInput) parseInput(operation.mcpInput, args, opTitle(operation.name));
       const answer = await (call as (input: unknown) => Promise<unknown>)(args);
+      // An answer that is a failure to the caller (a checkpoint whose checks failed) is a tool error.
+      const failed = operation.failureOf?.(answer);
+      if (failed !== undefined)
+        return {
+          isError: true,
+          content: [{ type: 'text' as const, text: failed }],
+          structuredContent: structured(answer),
+        };
       return {
         content: [{ type: 'text' as const, text: JSON.stringify(answer) }],
         structuredContent: structured(answer),

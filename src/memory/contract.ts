@@ -10,7 +10,11 @@ import * as m from '../memory/schema.js';
 export const MEMORY_CONTRACT = {
   remember: spec({
     name: 'remember',
-    mcp: 'remember',
+    mcp: {
+      name: 'memory_remember',
+      description:
+        'Remember one thing for later — a fact, an episode, a procedure — in a scope (user, agent, project or session). It is stored as yours (untrusted until a person promotes it), with where it came from. Credentials are refused: keep them in the vault. To correct a record, remember a new version with `supersedes`.',
+    },
     summary:
       'Remember a record in a scope (user, agent, project, session), with its kind, source and what it was made from; credentials are refused',
     effect: 'write',
@@ -34,7 +38,11 @@ export const MEMORY_CONTRACT = {
   }),
   recall: spec({
     name: 'recall',
-    mcp: 'recall',
+    mcp: {
+      name: 'memory_recall',
+      description:
+        'Search what was remembered in a scope, by words (or by meaning where vectors are set up): the best matches with score, source and trust. Quarantined records are left out unless you ask for them. Read-only.',
+    },
     summary:
       'Recall records of a scope ranked by how well they match the query, with score and provenance; quarantined ones only with minTrust quarantined',
     effect: 'read',
@@ -130,7 +138,11 @@ export const MEMORY_CONTRACT = {
   }),
   forgetMemory: spec({
     name: 'forgetMemory',
-    mcp: 'forget',
+    mcp: {
+      name: 'memory_forget',
+      description:
+        'Forget a record: every version, its index entries and anchors, and with derived=true everything made from it. It cannot be undone: run with preview=true first to see what would go.',
+    },
     summary:
       'Forget a record — every version, its index entries — and with derived everything made from it; preview lists what would go',
     effect: 'write',

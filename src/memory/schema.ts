@@ -34,16 +34,17 @@ const ScopeName = z
 
 export const Scope = z
   .object({
-    user: ScopeName.optional(),
-    agent: ScopeName.optional(),
-    project: ScopeName.optional(),
-    session: SessionIdSchema.optional(),
+    user: ScopeName.optional().describe('the person it is about or for'),
+    agent: ScopeName.optional().describe('the agent it belongs to'),
+    project: ScopeName.optional().describe('the project it belongs to'),
+    session: SessionIdSchema.optional().describe('a session (ss_…): seen only on that session’s branches'),
   })
   .strict()
   .refine(
     (s) => Object.values(s).some((v) => v !== undefined),
     'a scope names at least one of user, agent, project, session',
-  );
+  )
+  .describe('where it belongs: at least one of user, agent, project, session');
 
 const Text = z
   .string()
@@ -67,15 +68,22 @@ const Millis = z.number().int().min(0).max(8.64e15);
 export const RememberInput = z
   .object({
     scope: Scope,
-    text: Text,
-    kind: z.enum(MEMORY_KINDS).default('fact'),
-    data: z.record(z.string(), z.unknown()).default({}),
-    tags: z.array(Tag).max(32).default([]),
-    source: z.enum(MEMORY_SOURCES).default('agent'),
-    derivedFrom: z.array(DerivedRef).max(64).default([]),
+    text: Text.describe('what to remember, in a sentence or a paragraph (no credentials)'),
+    kind: z
+      .enum(MEMORY_KINDS)
+      .default('fact')
+      .describe('fact, episode (what happened), procedure (how to do something) or pinned (always relevant)'),
+    data: z.record(z.string(), z.unknown()).default({}).describe('structured detail, any JSON; not searched'),
+    tags: z.array(Tag).max(32).default([]).describe('labels to filter recall by'),
+    source: z.enum(MEMORY_SOURCES).default('agent').describe('where the text came from'),
+    derivedFrom: z
+      .array(DerivedRef)
+      .max(64)
+      .default([])
+      .describe('records (mr_…) or log events (ev_…) it was made from: its trust is no higher than theirs'),
     branch: Branch.default('main').describe("the session's branch it is written on (with a session scope)"),
     validFrom: Millis.optional().describe('when it became true in the world; default now'),
-    validTo: Millis.optional(),
+    validTo: Millis.optional().describe('when it stopped being true in the world (ms since the epoch)'),
     supersedes: MemoryIdSchema.optional().describe('a record this one replaces: a new version of it'),
   })
   .strict();
@@ -123,12 +131,12 @@ const MinTrust = z
 
 export const RecallInput = z
   .object({
-    query: z.string().min(1).max(1000),
+    query: z.string().min(1).max(1000).describe('words to look for (or a question, with vectors on)'),
     scope: Scope,
-    branch: Branch.default('main'),
-    k: z.number().int().min(1).max(MAX_K).default(10),
-    kinds: z.array(z.enum(MEMORY_KINDS)).max(4).optional(),
-    tags: z.array(Tag).max(32).optional(),
+    branch: Branch.default('main').describe('with a session scope: the branch whose view to search'),
+    k: z.number().int().min(1).max(MAX_K).default(10).describe('how many records at most'),
+    kinds: z.array(z.enum(MEMORY_KINDS)).max(4).optional().describe('only records of these kinds'),
+    tags: z.array(Tag).max(32).optional().describe('only records with all of these tags'),
     asOf: Millis.optional().describe('what was recorded by then (record time)'),
     minTrust: MinTrust,
     mode: z
@@ -144,7 +152,7 @@ export const RecordInput = z.object({ record: MemoryIdSchema }).strict();
 export const HistoryInput = RecordInput;
 export const ForgetInput = z
   .object({
-    record: MemoryIdSchema,
+    record: MemoryIdSchema.describe('the record to forget (mr_…)'),
     derived: z.boolean().default(false).describe('also everything made from it, transitively'),
     preview: z.boolean().default(false).describe('list what would go; remove nothing'),
   })

@@ -20,7 +20,10 @@ import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
 
 export const BranchRef = z
-  .object({ session: schema.SessionId, branch: schema.BranchName.default('main') })
+  .object({
+    session: schema.SessionId,
+    branch: schema.BranchName.default('main').describe('the branch; main unless you forked'),
+  })
   .strict();
 export const Position = z.number().int().min(1).max(1_000_000_000);
 export const Policy = z.enum(['retry-same-key', 'probe', 'escalate']);
@@ -60,7 +63,11 @@ export const StepRecordPayload = z
 export const STEP_CONTRACT = {
   listSteps: spec({
     name: 'listSteps',
-    mcp: 'steps',
+    mcp: {
+      name: 'step_list',
+      description:
+        "The durable tool steps recorded on a branch: each step's name, key, result, and whether it is in doubt (started and never finished: nobody knows whether its effect happened, and only a person can settle it). Read-only.",
+    },
     summary:
       "The recorded steps of a branch: each one's position, name, key, state (done, failed, in-doubt) and result",
     effect: 'read',

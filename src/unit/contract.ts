@@ -94,7 +94,11 @@ export const UNIT_CONTRACT = {
   }),
   checkpoint: spec({
     name: 'checkpoint',
-    mcp: 'checkpoint',
+    mcp: {
+      name: 'workspace_checkpoint',
+      description:
+        "Checkpoint your unit of work: the session branch's head, a snapshot of the workspace's files, the steps in doubt, and the outcome of the checks you name (shell commands; it is accepted when all pass). A failed check makes this call a tool error (the checkpoint is kept, not accepted). A snapshot holds files, not running processes. Go back to it with workspace_restore.",
+    },
     summary:
       'Checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence; accepted when every check passes',
     effect: 'write',
@@ -103,7 +107,7 @@ export const UNIT_CONTRACT = {
     input: z
       .object({
         workspace: WorkspaceRef,
-        label: z.string().max(200).optional(),
+        label: z.string().max(200).optional().describe('a few words to find it by later'),
         checks: z
           .array(z.string().min(1).max(4000))
           .max(20)
@@ -112,10 +116,24 @@ export const UNIT_CONTRACT = {
       })
       .strict(),
     output: unit.UnitCheckpoint,
+    failureOf: (cp) =>
+      cp.accepted
+        ? undefined
+        : `checkpoint ${cp.id} is recorded but not accepted: ${cp.evidence.checks
+            .filter((c) => !c.passed)
+            .map(
+              (c) =>
+                `\`${c.command}\` exited ${c.exit}${c.outputTail ? `: ${c.outputTail.trim().split('\n').slice(-3).join(' / ')}` : ''}`,
+            )
+            .join('; ')}; fix what the check says, then checkpoint again`,
   }),
   restore: spec({
     name: 'restore',
-    mcp: 'restore',
+    mcp: {
+      name: 'workspace_restore',
+      description:
+        "Put the unit back at a checkpoint: the branch head moves there and the workspace's files follow; a checkpoint of the state before is taken first, so this can itself be undone. It cannot undo effects outside the workspace (an email sent, a payment made): it lists them. Run with preview=true first to see which files and events change.",
+    },
     summary:
       'Restore the unit to a checkpoint of its session (the log head moves there, the workspace follows; prints its undo), or preview what would change',
     effect: 'write',
@@ -123,17 +141,21 @@ export const UNIT_CONTRACT = {
     runs: 'caller',
     input: z
       .object({
-        checkpoint: schema.EventId,
-        preview: z.boolean().default(false),
+        checkpoint: schema.EventId.describe("the checkpoint's id (ev_…), from workspace_checkpoint"),
+        preview: z.boolean().default(false).describe('list what would change; change nothing'),
         workspace: WorkspaceRef,
-        allowUnaccepted: z.boolean().default(false),
+        allowUnaccepted: z.boolean().default(false).describe('restore a checkpoint whose checks failed'),
       })
       .strict(),
     output: unit.UnitRestoreAnswer,
   }),
   forkUnit: spec({
     name: 'forkUnit',
-    mcp: 'fork',
+    mcp: {
+      name: 'workspace_fork',
+      description:
+        'Fork the unit at a checkpoint into new branches, each with its own log branch and its own copy of the workspace beside the original, to try alternatives side by side. The new branches get no credentials of their own. Returns each branch with its workspace directory.',
+    },
     summary:
       'Fork the unit at a checkpoint into branches, each with its own log branch and workspace beside the forked one, and no grants',
     effect: 'write',
@@ -141,7 +163,7 @@ export const UNIT_CONTRACT = {
     runs: 'caller',
     input: z
       .object({
-        checkpoint: schema.EventId,
+        checkpoint: schema.EventId.describe("the checkpoint's id (ev_…) to fork at"),
         branches: z.number().int().min(1).max(16).optional().describe('how many branches (default 1)'),
         names: z
           .array(schema.BranchName)
@@ -153,7 +175,7 @@ export const UNIT_CONTRACT = {
           .enum(['copy', 'overlay'])
           .optional()
           .describe('how the workspaces are made (default: overlay where it works)'),
-        allowUnaccepted: z.boolean().default(false),
+        allowUnaccepted: z.boolean().default(false).describe('fork a checkpoint whose checks failed'),
       })
       .strict()
       .refine((v) => v.branches === undefined || v.names === undefined, {
@@ -164,7 +186,11 @@ export const UNIT_CONTRACT = {
   }),
   status: spec({
     name: 'status',
-    mcp: 'status',
+    mcp: {
+      name: 'workspace_status',
+      description:
+        'What the unit holds that no checkpoint does: files changed since the last checkpoint, steps in doubt, grants that ended. Call it before checkpointing or restoring. Read-only.',
+    },
     summary:
       'What the unit holds that no checkpoint does: unrecorded file changes, steps in doubt, grants that ended',
     effect: 'read',

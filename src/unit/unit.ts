@@ -596,7 +596,7 @@ export async function refuseOtherWorkspace(
 ): Promise<never> {
   const own = await desk.getWorkspace(checkpoint.workspace).catch(() => undefined);
   throw invalid(
-    `checkpoint ${checkpoint.id} is of workspace ${checkpoint.workspace}${own ? ` (${own.dir})` : ''}, not of ${ws.id} (${ws.dir}) where you are: run it in ${own?.dir ?? 'its directory'} or pass --ws ${checkpoint.workspace}`,
+    `checkpoint ${checkpoint.id} is of workspace ${checkpoint.workspace}${own ? ` (${own.dir})` : ''}, not of ${ws.id} (${ws.dir}) where you are: run it in ${own?.dir ?? 'its directory'}, or name its workspace (${checkpoint.workspace})`,
     { checkpoint: checkpoint.id, workspace: ws.id, checkpointWorkspace: checkpoint.workspace },
   );
 }
