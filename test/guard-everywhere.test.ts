@@ -21,6 +21,7 @@ import { expectCode } from '../src/testing/expect-code.js';
 import type { Identity } from '../src/types.js';
 import { rand } from './support/guard-corpus.js';
 import { tempDir } from './support/stores.js';
+import { countTurns } from './support/turns.js';
 
 const github = () => withChecksum('ghp', rand(30));
 const utf16 = (s: string) => [...s].map((c) => `${c}\u0000`).join('');
@@ -33,22 +34,6 @@ function files(dir: string, out: string[] = []): string[] {
     else if (e.isFile()) out.push(abs);
   }
   return out;
-}
-
-/** Runs `work`, counting the event loop's turns meanwhile (a count, not a time). */
-async function countTurns<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    turns++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  try {
-    return { value: await work(), turns };
-  } finally {
-    running = false;
-  }
 }
 
 describe('guard API: scanText and redactJson', () => {

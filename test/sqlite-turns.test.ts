@@ -5,23 +5,7 @@ import type { SqlExecutor } from '../src/storage/engine.js';
 import { Checkpointer } from '../src/storage/sqlite/checkpointer.js';
 import { SqliteEngine } from '../src/storage/sqlite/sqlite-engine.js';
 import { tempDir } from './support/stores.js';
-
-/** Counts the event loop's turns from now until `stop()` (a count, not a time). */
-function turnCounter(): { turns(): number; stop(): void } {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    turns++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    turns: () => turns,
-    stop: () => {
-      running = false;
-    },
-  };
-}
+import { turnCounter } from './support/turns.js';
 
 /** Holds the CPU for `ms` (the size of a job's work, not a time the test waits for). */
 function spin(ms: number): void {
