@@ -80,7 +80,8 @@ async function withCheckpointUnit<T>(
         { checkpoint: checkpoint.id, workspace: checkpoint.workspace },
       );
     });
-    if (ws.id !== checkpoint.workspace) await refuseOtherWorkspace(desk, checkpoint, ws);
+    if (ws.id !== checkpoint.workspace)
+      await refuseOtherWorkspace(desk, checkpoint, ws, (w) => `pass --ws ${w}`);
     return fn({ ...ctx, units, ws, checkpoint });
   });
 }

@@ -593,10 +593,12 @@ export async function refuseOtherWorkspace(
   desk: Desk,
   checkpoint: UnitCheckpoint,
   ws: Workspace,
+  /** How the caller's surface names a workspace (the CLI: `pass --ws ws_…`); default a tool's words. */
+  nameIt: (workspace: string) => string = (w) => `name its workspace (${w})`,
 ): Promise<never> {
   const own = await desk.getWorkspace(checkpoint.workspace).catch(() => undefined);
   throw invalid(
-    `checkpoint ${checkpoint.id} is of workspace ${checkpoint.workspace}${own ? ` (${own.dir})` : ''}, not of ${ws.id} (${ws.dir}) where you are: run it in ${own?.dir ?? 'its directory'}, or name its workspace (${checkpoint.workspace})`,
+    `checkpoint ${checkpoint.id} is of workspace ${checkpoint.workspace}${own ? ` (${own.dir})` : ''}, not of ${ws.id} (${ws.dir}) where you are: run it in ${own?.dir ?? 'its directory'}, or ${nameIt(checkpoint.workspace)}`,
     { checkpoint: checkpoint.id, workspace: ws.id, checkpointWorkspace: checkpoint.workspace },
   );
 }
