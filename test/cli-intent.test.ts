@@ -19,6 +19,22 @@ function project(name: string, files: Record<string, string>): string {
   return dir;
 }
 
+describe('cairn checkpoint validates as the table does', () => {
+  it('refuses a 300-character label as the checkpoint operation refuses it, before anything is written', async () => {
+    const store = join(work, 'label-store');
+    const dir = project('label-ws', { 'a.txt': 'a\n' });
+    await ok(['ws', 'attach', dir], { store });
+    const refused = await fails(['checkpoint', '--label', 'x'.repeat(300), '--store', store], 5, {
+      cwd: dir,
+    });
+    expect(refused.code).toBe('INVALID_ARGUMENT');
+    expect(refused.message).toContain('label');
+    // The table's limit, 200 characters, is taken.
+    const fine = await ok(['checkpoint', '--label', 'x'.repeat(200)], { store, cwd: dir });
+    expect(fine.label).toBe('x'.repeat(200));
+  });
+});
+
 describe('cairn restore acts on the workspace where it runs', () => {
   it('refuses in an unattached directory, and in another workspace, naming both; changes nothing', async () => {
     const store = join(work, 'restore-store');

@@ -49,6 +49,9 @@ describe('cairn memory', () => {
     ]);
     expect(recalled.items[0]).toMatchObject({ provenance: { source: 'person', trust: 'trusted' } });
     expect(typeof recalled.items[0].score).toBe('number');
+    // --mode is the schema's `mode`: text recall answers the same here; a mode it does not know is refused.
+    const byText = await ok(['memory', 'recall', 'pasta', '--scope', 'user:alice', '--mode', 'text']);
+    expect(byText.items.map((i: { id: string }) => i.id)).toEqual([kept.id]);
     await ok(['memory', 'quarantine', planted.id]);
     expect(
       (await ok(['memory', 'recall', 'kestrel', '--scope', 'project:shop'])).items.map(
@@ -71,6 +74,7 @@ describe('cairn memory', () => {
       ['memory', 'add', 'x', '--scope', 'user:a', '--scope', 'user:b'],
       ['memory', 'add', '', '--scope', 'user:alice'],
       ['memory', 'recall', 'pasta', '--scope', 'user:alice', '--k', '101'],
+      ['memory', 'recall', 'pasta', '--scope', 'user:alice', '--mode', 'fuzzy'],
       ['memory', 'get', 'mr_nope'],
     ])
       expect((await fails([...bad, '--store', store], 5)).code, bad.join(' ')).toBe('INVALID_ARGUMENT');

@@ -109,6 +109,12 @@ const recall: FabricCommand = {
     },
     MIN_TRUST_FLAG,
     {
+      name: 'mode',
+      type: 'string',
+      value: 'M',
+      help: 'text, vector, hybrid or auto (default: hybrid where vectors are on, else text)',
+    },
+    {
       name: 'as-of',
       type: 'string',
       value: 'MS',
@@ -129,6 +135,7 @@ const recall: FabricCommand = {
         tags: tags.length > 0 ? tags : undefined,
         minTrust: stringFlag(values, 'min-trust'),
         asOf: wholeNumberFlag(values, 'as-of'),
+        mode: stringFlag(values, 'mode'),
       }) as never,
     );
     const lines = answer.items.flatMap((r) => {

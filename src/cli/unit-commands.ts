@@ -5,6 +5,7 @@ import { invalidArgument, isCairnError, notFound } from '../errors.js';
 import type { ApprovalPolicy, GrantMode } from '../keys/grants.js';
 import type { Keys } from '../keys/keys.js';
 import { type RunningProxy, startProxy } from '../keys/proxy.js';
+import { UNIT_CONTRACT } from '../unit/contract.js';
 import { execInWorkspace } from '../unit/exec.js';
 import {
   defaultForkRoot,
@@ -14,6 +15,7 @@ import {
   type UnitCheckpoint,
   Units,
 } from '../unit/unit.js';
+import { parseInput } from '../validate.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
 import { type DeskContext, localOnly, withDesk, workspaceOf } from './desk-commands.js';
@@ -171,12 +173,14 @@ const checkpoint: DeskCommand = {
   summary:
     'checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence (git revision, checks)',
   async run(place, call) {
+    // The table's validation of `checkpoint`, before the store is opened (a label as long as the table takes).
+    const input = parseInput(
+      UNIT_CONTRACT.checkpoint.input,
+      { label: stringFlag(call.values, 'label'), checks: listFlag(call.values, 'check') },
+      'checkpoint',
+    );
     return withUnit(place, call, async ({ units, ws }) => {
-      const c = await units.checkpoint({
-        workspace: ws.id,
-        label: stringFlag(call.values, 'label'),
-        checks: listFlag(call.values, 'check'),
-      });
+      const c = await units.checkpoint({ workspace: ws.id, label: input.label, checks: input.checks });
       call.out.result(c, checkpointLines(c));
       return c.accepted ? EXIT.ok : EXIT.checkFailed;
     });
