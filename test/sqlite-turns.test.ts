@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SqlExecutor } from '../src/storage/engine.js';
+import { inBatches, type SqlExecutor } from '../src/storage/engine.js';
 import { Checkpointer } from '../src/storage/sqlite/checkpointer.js';
 import { SqliteEngine } from '../src/storage/sqlite/sqlite-engine.js';
 import { tempDir } from './support/stores.js';
@@ -103,5 +103,19 @@ describe('the SQLite engine shares the event loop with everything else in the pr
     const again = new Checkpointer(join(temp.dir, 'no-such-folder', 'cairn.db'), () => {});
     await new Promise((resolve) => setImmediate(resolve));
     await again.close();
+  });
+
+  it('binds a slice of at most 256 KiB of text per statement, or one item larger than that alone', async () => {
+    const sizes = [100_000, 100_000, 100_000, 300_000, 10, 10];
+    const slices: number[][] = [];
+    await inBatches(
+      sizes,
+      async (slice) => {
+        slices.push([...slice]);
+      },
+      2,
+      (n) => n,
+    );
+    expect(slices).toEqual([[100_000, 100_000], [100_000], [300_000], [10, 10]]);
   });
 });

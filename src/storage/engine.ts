@@ -80,7 +80,7 @@ export const MAX_TRANSACTION_ATTEMPTS = 20;
 const PARAMETER_BATCH = 400;
 
 /** Bytes of bound text per statement when a slice says what each item weighs (see inBatches). */
-export const STATEMENT_BYTES = 256 * 1024;
+const STATEMENT_BYTES = 256 * 1024;
 
 /**
  * Runs `fn` over `items` in slices small enough for one statement's
