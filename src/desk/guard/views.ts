@@ -35,11 +35,19 @@ const PRINTABLE_SHARE = 0.9;
 /** Views of views (a base64 value inside a decoded one: a `.dockerconfigjson`'s `auth`). */
 export const MAX_VIEW_DEPTH = 2;
 
-/** Builds a view in typed arrays (a view of a large window can be megabytes long). */
+const EMPTY_CHARS = new Uint8Array(0);
+const EMPTY_OFFSETS = new Int32Array(0);
+
+/**
+ * Builds a view in typed arrays (a view of a large window can be megabytes
+ * long). They are made at the first character: most texts (an event's
+ * payload strings) have no view at all, and allocating for each was most of
+ * the cost of guarding a short string.
+ */
 class ViewBuilder {
-  private chars = new Uint8Array(256);
-  private starts = new Int32Array(256);
-  private ends = new Int32Array(256);
+  private chars = EMPTY_CHARS;
+  private starts = EMPTY_OFFSETS;
+  private ends = EMPTY_OFFSETS;
   private n = 0;
   /** Characters copied from the window at `offset`. */
   push(text: string, offset: number): void {
@@ -52,7 +60,7 @@ class ViewBuilder {
   private add(char: number, start: number, end: number): void {
     if (this.n === this.chars.length) {
       const grow = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
+        const b = make(Math.max(256, a.length * 2));
         b.set(a);
         return b;
       };
