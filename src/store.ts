@@ -7,7 +7,13 @@ import { Desk, type DeskOptions } from './desk/desk.js';
 import { LocalDeskStore } from './desk/local-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
 import { forbidden, invalidArgument } from './errors.js';
-import { authenticate, type CreatedTenant, createTenant, localIdentity } from './identity/identity-store.js';
+import {
+  authenticate,
+  type CreatedTenant,
+  createTenant,
+  localIdentity,
+  tenantIds,
+} from './identity/identity-store.js';
 import type { MasterKey } from './keys/crypto.js';
 import { Keys } from './keys/keys.js';
 import { MEMORY_CONTRACT, type Memory } from './memory/contract.js';
@@ -162,10 +168,7 @@ export class Store {
         "this store confines every query to one tenant (row-level security): act per tenant, with that tenant's token",
       );
     }
-    const rows = await this.engine.read(NO_TENANT, (tx) =>
-      tx.all<{ id: string }>('SELECT id FROM tenants ORDER BY id'),
-    );
-    return rows.map((r) => r.id);
+    return this.engine.read(NO_TENANT, tenantIds);
   }
 
   async close(): Promise<void> {

@@ -76,6 +76,19 @@ export async function lockChain(tx: SqlExecutor, tenant: string): Promise<void> 
 }
 
 /** Appends one entry in the caller's transaction, so it commits with the mutation or not at all. */
+/** How many entries of each action starting with `prefix` a tenant's chain holds. */
+export async function actionCounts(
+  tx: SqlExecutor,
+  tenant: string,
+  prefix: string,
+): Promise<Record<string, number>> {
+  const rows = await tx.all<{ action: string; n: number }>(
+    'SELECT action, COUNT(*) AS n FROM audit_entries WHERE tenant = ? AND substr(action, 1, ?) = ? GROUP BY action ORDER BY action',
+    [tenant, prefix.length, prefix],
+  );
+  return Object.fromEntries(rows.map((r) => [r.action, Number(r.n)]));
+}
+
 export async function appendAudit(tx: SqlExecutor, input: AuditInput): Promise<number> {
   const head = await tx.get<{ seq: number; hash: string }>(
     `SELECT seq, hash FROM audit_heads WHERE tenant = ? ${tx.lockRows}`,

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { actionCounts } from '../audit/audit-chain.js';
 import type { WorkspaceId } from '../ids.js';
 import { randomHex } from '../ids.js';
 import { MasterKey } from '../keys/crypto.js';
@@ -248,16 +249,7 @@ export async function invoiceDemo(input: {
     } finally {
       await approver.stop();
     }
-    const audit = Object.fromEntries(
-      (
-        await store.engine.read(who.tenant, (tx) =>
-          tx.all<{ action: string; n: number }>(
-            "SELECT action, COUNT(*) AS n FROM audit_entries WHERE tenant = ? AND action LIKE 'keys.%' GROUP BY action ORDER BY action",
-            [who.tenant],
-          ),
-        )
-      ).map((r) => [r.action, Number(r.n)]),
-    );
+    const audit = await store.engine.read(who.tenant, (tx) => actionCounts(tx, who.tenant, 'keys.'));
     writeFileSync(join(root, 'proxy.log'), `${proxyLog.join('\n')}\n`);
     const secretScan = scan(root, [liveToken, sandboxToken]);
     const result: InvoiceDemoResult = {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type CairnError, conflict, notFound } from '../errors.js';
+import { lockTenant } from '../identity/identity-store.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 import type * as shape from '../ops/shapes.js';
 import type { SqlExecutor } from '../storage/engine.js';
@@ -189,5 +190,5 @@ export function alreadyAttached(path: string, id?: string): CairnError {
  * commit; on SQLite writers are serial already and this is a plain read.
  */
 export async function lockDesk(tx: SqlExecutor, tenant: string): Promise<void> {
-  await tx.get(`SELECT id FROM tenants WHERE id = ? ${tx.lockRows}`, [tenant]);
+  await lockTenant(tx, tenant);
 }

@@ -110,6 +110,20 @@ export interface CreatedTenant {
   token: CreatedToken;
 }
 
+/**
+ * Takes the tenant's row lock for the rest of the transaction (PostgreSQL
+ * `FOR UPDATE`; SQLite's writers are serial already): the one way another
+ * feature serialises its work per tenant.
+ */
+export async function lockTenant(tx: SqlExecutor, tenant: string): Promise<void> {
+  await tx.get(`SELECT id FROM tenants WHERE id = ? ${tx.lockRows}`, [tenant]);
+}
+
+/** Every tenant's id, for the store's operator (only where no row-level security confines the query). */
+export async function tenantIds(tx: SqlExecutor): Promise<string[]> {
+  return (await tx.all<{ id: string }>('SELECT id FROM tenants ORDER BY id')).map((r) => r.id);
+}
+
 /** Creates a tenant with its audit chain and a first admin principal and token, in one transaction. */
 export async function createTenant(
   engine: Engine,

@@ -1,5 +1,6 @@
 import { appendAudit } from '../audit/audit-chain.js';
 import { forbidden, notFound } from '../errors.js';
+import { branchOwner } from '../log/session-log.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { Grant } from './grants.js';
@@ -51,12 +52,9 @@ export class KeysContext {
    * admin (the person) acts on any.
    */
   async requireBranch(tx: SqlExecutor, session: string, branch: string, what: string): Promise<void> {
-    const row = await tx.get<{ owner: string }>(
-      'SELECT owner FROM branches WHERE tenant = ? AND session = ? AND name = ?',
-      [this.tenant, session, branch],
-    );
-    if (!row) throw notFound('branch', `${session}/${branch}`);
-    if (this.who.role !== 'admin' && row.owner !== this.who.principal)
+    const owner = await branchOwner(tx, this.tenant, session, branch);
+    if (owner === null) throw notFound('branch', `${session}/${branch}`);
+    if (this.who.role !== 'admin' && owner !== this.who.principal)
       throw forbidden(
         `principal ${this.who.principal} does not own branch ${branch}: only its owner or an admin may ${what}`,
         { branch, principal: this.who.principal },

@@ -615,6 +615,20 @@ export async function branchMoves(
   return Number(counted?.n ?? 0);
 }
 
+/** Who owns a branch (its principal), or null when the session has no branch of that name. */
+export async function branchOwner(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  branch: string,
+): Promise<string | null> {
+  const row = await tx.get<{ owner: string }>(
+    'SELECT owner FROM branches WHERE tenant = ? AND session = ? AND name = ?',
+    [tenant, session, branch],
+  );
+  return row?.owner ?? null;
+}
+
 /** A branch's head event id ('' at the root), read inside the caller's transaction. */
 export async function branchHead(
   tx: SqlExecutor,
