@@ -11,16 +11,10 @@ import { PACK_SALT } from '../src/desk/pack-limits.js';
 import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { CairnError } from '../src/errors.js';
+import { FEATURE_TABLES } from '../src/features.js';
 import { MasterKey } from '../src/keys/crypto.js';
 import { NO_TENANT } from '../src/storage/engine.js';
-import {
-  CURRENT_FORMAT_VERSION,
-  DESK_STAGED_TABLE,
-  DESK_TABLES,
-  KEYS_TABLES,
-  MEMORY_TABLES,
-  TENANT_TABLES,
-} from '../src/storage/migrations.js';
+import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { PostgresEngine } from '../src/storage/postgres/postgres-engine.js';
 import { Store } from '../src/store.js';
 import type { Identity } from '../src/types.js';
@@ -35,10 +29,12 @@ import {
 /** Every table row-level security guards, with the column holding the tenant. */
 const GUARDED: Array<{ table: string; column: string }> = [
   { table: 'tenants', column: 'id' },
-  ...[...TENANT_TABLES, ...DESK_TABLES, DESK_STAGED_TABLE, ...KEYS_TABLES, ...MEMORY_TABLES].map((table) => ({
-    table,
-    column: 'tenant',
-  })),
+  ...FEATURE_TABLES.flatMap((f) => f.rowSecured)
+    .filter((table) => table !== 'tenants')
+    .map((table) => ({
+      table,
+      column: 'tenant',
+    })),
 ];
 
 async function connect(url: string): Promise<pg.Client> {
@@ -126,6 +122,14 @@ describePostgres('PostgresEngine: opening and format version', () => {
       // Every tenant table has its policy, forced, on tables the application role owns.
       expect(before.map((p) => p.tablename).sort()).toEqual(GUARDED.map((g) => g.table).sort());
       expect(before.every((p) => p.forced && p.owner === APP_ROLE)).toBe(true);
+      // And every table but the store's own format record is a tenant table: a feature that forgets to
+      // declare one of its tables row-secured (its tables.ts) fails here.
+      const tables = (
+        await admin.query<{ tablename: string }>(
+          "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'cairn_meta'",
+        )
+      ).rows.map((r) => r.tablename);
+      expect(tables.sort()).toEqual(GUARDED.map((g) => g.table).sort());
 
       const again = await PostgresEngine.open({ connectionString: db.url });
       await again.close();

@@ -9,8 +9,8 @@
  */
 import { invalidArgument } from '../errors.js';
 import { type Dialect, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
-import { RECALL_KEY_SPAN } from '../storage/migrations.js';
 import { recordsByNumber } from './rows.js';
+import { RECALL_KEY_SPAN } from './tables.js';
 import { tableExists, tenantTable } from './tenant-tables.js';
 
 /** The SQLite FTS5 table of a tenant. */

@@ -7,8 +7,8 @@
 import { expect } from 'vitest';
 import { MEMORY_EVENT } from '../../src/memory/memory.js';
 import type { RecordRow as StoredRow } from '../../src/memory/rows.js';
+import { RECALL_KEY_SPAN } from '../../src/memory/tables.js';
 import type { SqlParam } from '../../src/storage/engine.js';
-import { RECALL_KEY_SPAN } from '../../src/storage/migrations.js';
 
 export type Query = <T>(sql: string, params?: SqlParam[]) => Promise<T[]>;
 

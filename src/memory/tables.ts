@@ -1,11 +1,11 @@
 /**
- * Memory's tables per engine (migrations 6 and 7; docs/design/memory.md,
+ * Memory's tables per engine (formats 6, 7 and 8; docs/design/memory.md,
  * docs/design/store-format.md): the records, their anchors and derivation
  * edges, and on SQLite the narrow recall filter kept by triggers.
  */
 
-import { TYPES } from './column-types.js';
-import type { Dialect } from './engine.js';
+import type { Dialect } from '../storage/engine.js';
+import { type FeatureTables, rowLevelSecurityOf, TYPES } from '../storage/table-sql.js';
 
 /** `memory_records` and its indexes; `clustered` as format 6 made it (see migration 7). */
 function recordsTable(d: Dialect, name: string, clustered: string): string {
@@ -44,7 +44,7 @@ CREATE UNIQUE INDEX memory_records_by_n ON memory_records (tenant, n);
 CREATE INDEX memory_records_by_user ON memory_records (tenant, scope_user, recorded_at);
 CREATE INDEX memory_records_by_session ON memory_records (tenant, scope_session, recorded_at);`;
 
-export function memoryTables(d: Dialect): string {
+function memoryTables(d: Dialect): string {
   const t = TYPES[d];
   return `${recordsTable(d, 'memory_records', t.clustered)}${RECORDS_INDEXES}
 CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);${d === 'postgres' ? '\nCREATE INDEX memory_records_fts ON memory_records USING gin (tsv);' : ''}
@@ -79,7 +79,7 @@ CREATE INDEX memory_derived_by_source ON memory_derived (tenant, source);`;
  */
 export const RECALL_KEY_SPAN = 1_099_511_627_776; // 2^40 record versions per tenant
 
-export const recallFilterSqlite = () => `
+const recallFilterSqlite = () => `
 ${recordsTable('sqlite', 'memory_records_7', '')}
 INSERT INTO memory_records_7 SELECT * FROM memory_records;
 DROP TABLE memory_records;
@@ -122,4 +122,36 @@ END;`;
  * path (rows of line and seq range) to the anchors on it, one index range a
  * segment, however many segments the path has (docs/design/memory.md).
  */
-export const ANCHORS_BY_LINE = 'CREATE INDEX memory_anchors_by_line ON memory_anchors (tenant, line, seq);';
+const ANCHORS_BY_LINE = 'CREATE INDEX memory_anchors_by_line ON memory_anchors (tenant, line, seq);';
+
+/** Tenant tables of memory (format 6); on SQLite each tenant's full-text index is a table of its own. */
+const MEMORY_SECURED = ['memory_records', 'memory_anchors', 'memory_derived'] as const;
+
+export const MEMORY_TABLES: FeatureTables = {
+  folder: 'memory',
+  // SQLite's recall filter and tenant numbers (format 7), its per-tenant full-text and vector tables (fulltext.ts, vectors.ts).
+  tables: [...MEMORY_SECURED, 'memory_recall', 'memory_tenants'],
+  rowSecured: MEMORY_SECURED,
+  migrations: [
+    {
+      version: 6,
+      name: 'memory: records with provenance and versions, branch anchors, derivation edges, full-text',
+      sqlite: memoryTables('sqlite'),
+      postgres: `${memoryTables('postgres')}
+${rowLevelSecurityOf(MEMORY_SECURED)}`,
+    },
+    {
+      version: 7,
+      name: "memory: SQLite's records in a rowid table and a narrow recall filter kept by triggers, in place of the covering recall index",
+      sqlite: recallFilterSqlite(),
+      // PostgreSQL filters its GIN matches on the rows themselves: the covering index only cost writes.
+      postgres: 'DROP INDEX memory_records_recall;',
+    },
+    {
+      version: 8,
+      name: "memory: anchors by line and seq, so a branch's path is joined as rows",
+      sqlite: ANCHORS_BY_LINE,
+      postgres: ANCHORS_BY_LINE,
+    },
+  ],
+};
