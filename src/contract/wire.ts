@@ -13,6 +13,24 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       path: '/v1/whoami',
     },
   },
+  createToken: {
+    name: 'createToken',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/tokens',
+    },
+  },
+  revokeToken: {
+    name: 'revokeToken',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/tokens/{token}/revoke',
+    },
+  },
   createSession: {
     name: 'createSession',
     effect: 'write',
@@ -131,24 +149,6 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     http: {
       method: 'GET',
       path: '/v1/sessions/{session}/branches/{branch}/history',
-    },
-  },
-  createToken: {
-    name: 'createToken',
-    effect: 'write',
-    runs: 'anywhere',
-    http: {
-      method: 'POST',
-      path: '/v1/tokens',
-    },
-  },
-  revokeToken: {
-    name: 'revokeToken',
-    effect: 'write',
-    runs: 'anywhere',
-    http: {
-      method: 'POST',
-      path: '/v1/tokens/{token}/revoke',
     },
   },
   verifyAudit: {

@@ -1,27 +1,13 @@
 /**
- * The session log, identity and audit operations (see op.ts): each is its
- * route, its OpenAPI entry, its remote and embedded method.
+ * The session log's operations (contract/spec.ts): sessions, events,
+ * branches and paths; each is its route, its OpenAPI entry, its remote and
+ * embedded method and, where it has one, its MCP tool.
  */
 import { spec } from '../contract/spec.js';
 import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
 
 export const LOG_CONTRACT = {
-  whoami: spec({
-    name: 'whoami',
-    mcp: {
-      name: 'whoami',
-      description:
-        'Who you are acting as: your tenant, principal, kind (agent or user) and role, all from your token. Call it when unsure which identity your calls carry. Read-only.',
-    },
-    summary: 'The identity the caller acts as',
-    effect: 'read',
-    callers: 'any',
-    runs: 'anywhere',
-    input: schema.NoInput,
-    output: shape.Identity,
-    http: { method: 'GET', path: '/v1/whoami' },
-  }),
   createSession: spec({
     name: 'createSession',
     mcp: {
@@ -187,36 +173,5 @@ export const LOG_CONTRACT = {
     input: schema.BranchHistoryInput,
     output: shape.RefLog,
     http: { method: 'GET', path: '/v1/sessions/{session}/branches/{branch}/history' },
-  }),
-  createToken: spec({
-    name: 'createToken',
-    summary: 'Create an API token (shown once), for a new principal or an existing one',
-    effect: 'write',
-    callers: 'any',
-    runs: 'anywhere',
-    input: schema.CreateTokenInput,
-    output: shape.CreatedToken,
-    http: { method: 'POST', path: '/v1/tokens', status: 201 },
-  }),
-  revokeToken: spec({
-    name: 'revokeToken',
-    summary: 'Revoke an API token at once (members their own, admins any in the tenant)',
-    effect: 'write',
-    callers: 'any',
-    runs: 'anywhere',
-    input: schema.RevokeTokenInput,
-    output: shape.RevokedToken,
-    invalidatesAuth: true,
-    http: { method: 'POST', path: '/v1/tokens/{token}/revoke' },
-  }),
-  verifyAudit: spec({
-    name: 'verifyAudit',
-    summary: "Verify the tenant's audit chain",
-    effect: 'read',
-    callers: 'any',
-    runs: 'anywhere',
-    input: schema.NoInput,
-    output: shape.AuditReport,
-    http: { method: 'GET', path: '/v1/audit/verify' },
   }),
 };

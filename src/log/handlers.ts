@@ -1,16 +1,12 @@
-/** The handlers of the session log's, identity's and audit's operations (the contract: ./contract.ts). */
-import { verifyAuditChain } from '../audit/audit-verify.js';
+/** The handlers of the session log's operations (the contract: ./contract.ts). */
 import { redactEncoded } from '../desk/guard.js';
 import { forbidden } from '../errors.js';
-import { authorize } from '../identity/access-gate.js';
-import { insertPrincipal, insertToken, loadIdentity, revokeToken } from '../identity/identity-store.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';
 import { refuseAudited } from '../ops/op.js';
 import type { LOG_CONTRACT } from './contract.js';
 
 export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
-  whoami: async (ctx) => ({ ...ctx.who }),
   createSession: (ctx, input) =>
     ctx.write('session.create', (tx, now) => log.createSession(tx, ctx.who, input, now)),
   listSessions: (ctx, input) => ctx.read('session.read', (tx) => log.listSessions(tx, ctx.who, input)),
@@ -45,59 +41,4 @@ export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
   listBranches: (ctx, input) => ctx.read('branch.read', (tx) => log.listBranches(tx, ctx.who, input.session)),
   branchHistory: (ctx, input) =>
     ctx.read('branch.read', (tx) => log.branchHistory(tx, ctx.who, input.session, input.branch)),
-  createToken: async (ctx, input) => {
-    const forSelf = input.principal === ctx.who.principal;
-    // Only a person mints a person's token (a new user principal, or one for an existing user): never an agent.
-    if (ctx.who.kind !== 'user' && !forSelf) {
-      const { tenant } = ctx.who;
-      const target =
-        input.principal === undefined
-          ? (input.kind ?? 'agent')
-          : (await ctx.engine.read(tenant, (tx) => loadIdentity(tx, tenant, input.principal as string)))
-              ?.kind;
-      if (target === 'user')
-        await refuseAudited(
-          ctx,
-          {
-            action: 'authority.refused',
-            resourceType: 'principal',
-            resourceId: input.principal ?? '',
-            payload: { operation: 'createToken', kind: 'user' },
-          },
-          forbidden(
-            `principal ${ctx.who.principal} is ${ctx.who.kind === 'agent' ? 'an' : 'a'} ${ctx.who.kind}: only a person creates a person's token (a user principal); ask a person of the tenant`,
-            { principal: ctx.who.principal },
-          ),
-        );
-    }
-    return ctx.write(forSelf ? 'token.create.self' : 'token.create.other', async (tx, now) => {
-      const principal =
-        input.principal ??
-        (await insertPrincipal(
-          tx,
-          ctx.who.tenant,
-          { kind: input.kind ?? 'agent', name: input.name ?? 'agent', role: input.role ?? 'member' },
-          ctx.who.principal,
-          now,
-        ));
-      return insertToken(tx, ctx.who.tenant, principal, input.label, ctx.who.principal, now);
-    });
-  },
-  revokeToken: (ctx, input) =>
-    ctx.write('token.revoke.self', (tx, now) =>
-      revokeToken(
-        tx,
-        ctx.who.tenant,
-        input.token,
-        ctx.who.principal,
-        (owner) => {
-          if (owner !== ctx.who.principal) authorize(ctx.who, 'token.revoke.other');
-        },
-        now,
-      ),
-    ),
-  verifyAudit: async (ctx) => {
-    authorize(ctx.who, 'audit.verify');
-    return verifyAuditChain(ctx.engine, ctx.who.tenant);
-  },
 };

@@ -1,3 +1,4 @@
+import { AUDIT_HANDLERS } from '../audit/handlers.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { CONTRACT } from '../contract/index.js';
 import type { HttpBinding } from '../contract/spec.js';
@@ -6,6 +7,7 @@ import { LocalDeskStore } from '../desk/local-store.js';
 import { unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { authorize } from '../identity/access-gate.js';
+import { IDENTITY_HANDLERS } from '../identity/handlers.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { KEYS_HANDLERS } from '../keys/handlers.js';
 import { Keys } from '../keys/keys.js';
@@ -21,7 +23,9 @@ import { type CallerSide, type Op, type OpContext, runOp, withHandlers } from '.
 
 /** The contract with every feature's handlers registered: what the server side runs. */
 export const OPERATIONS = withHandlers(CONTRACT, {
+  ...IDENTITY_HANDLERS,
   ...LOG_HANDLERS,
+  ...AUDIT_HANDLERS,
   ...KEYS_HANDLERS,
   ...DESK_HANDLERS,
   ...STEP_HANDLERS,

@@ -1,0 +1,47 @@
+/**
+ * Identity's operations (contract/spec.ts): who the caller is, and its
+ * tokens. Who may mint a person's token is decided in the handler, from the
+ * caller's principal (handlers.ts).
+ */
+import { spec } from '../contract/spec.js';
+import * as shape from '../ops/shapes.js';
+import * as schema from '../schema.js';
+
+export const IDENTITY_CONTRACT = {
+  whoami: spec({
+    name: 'whoami',
+    mcp: {
+      name: 'whoami',
+      description:
+        'Who you are acting as: your tenant, principal, kind (agent or user) and role, all from your token. Call it when unsure which identity your calls carry. Read-only.',
+    },
+    summary: 'The identity the caller acts as',
+    effect: 'read',
+    callers: 'any',
+    runs: 'anywhere',
+    input: schema.NoInput,
+    output: shape.Identity,
+    http: { method: 'GET', path: '/v1/whoami' },
+  }),
+  createToken: spec({
+    name: 'createToken',
+    summary: 'Create an API token (shown once), for a new principal or an existing one',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: schema.CreateTokenInput,
+    output: shape.CreatedToken,
+    http: { method: 'POST', path: '/v1/tokens', status: 201 },
+  }),
+  revokeToken: spec({
+    name: 'revokeToken',
+    summary: 'Revoke an API token at once (members their own, admins any in the tenant)',
+    effect: 'write',
+    callers: 'any',
+    runs: 'anywhere',
+    input: schema.RevokeTokenInput,
+    output: shape.RevokedToken,
+    invalidatesAuth: true,
+    http: { method: 'POST', path: '/v1/tokens/{token}/revoke' },
+  }),
+};
