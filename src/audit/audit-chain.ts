@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import { randomHex } from '../ids.js';
 import type { SqlExecutor } from '../storage/engine.js';
+import type { AuditAction } from './actions.js';
 
 /**
  * Audit chain, format 1. Per tenant, entries are numbered from 1; each entry's
@@ -14,7 +15,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 export interface AuditInput {
   tenant: string;
   actor: string;
-  action: string;
+  action: AuditAction;
   resourceType: string;
   resourceId: string;
   payload: Record<string, unknown>;

@@ -1,3 +1,4 @@
+import type { AuditAction } from '../audit/actions.js';
 import { appendAudit } from '../audit/audit-chain.js';
 import { forbidden, notFound } from '../errors.js';
 import { branchOwner } from '../log/session-log.js';
@@ -28,7 +29,7 @@ export class KeysContext {
 
   audit(
     tx: SqlExecutor,
-    action: string,
+    action: AuditAction,
     resourceType: string,
     resourceId: string,
     payload: Record<string, unknown>,

@@ -1,4 +1,5 @@
 /** Memory's rows: a record version as stored, and what every module reads and writes of it. */
+import type { AuditAction } from '../audit/actions.js';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { Dialect, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
@@ -81,7 +82,7 @@ export async function latest(tx: SqlExecutor, tenant: string, id: string): Promi
 export function audit(
   tx: SqlExecutor,
   who: Identity,
-  action: string,
+  action: AuditAction,
   id: string,
   payload: object,
   now: number,

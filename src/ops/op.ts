@@ -8,7 +8,9 @@
  * `run` is the library call, made with the caller's identity after the input
  * was validated against `input` — once, at whichever edge the call came in.
  */
+
 import type { z } from 'zod';
+import type { AuditAction } from '../audit/actions.js';
 import { appendAudit } from '../audit/audit-chain.js';
 import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from '../contract/spec.js';
 import type { LocalDeskStore } from '../desk/local-store.js';
@@ -121,7 +123,7 @@ async function gate(operation: Op, ctx: OpContext): Promise<void> {
  */
 export async function refuseAudited(
   ctx: OpContext,
-  entry: { action: string; resourceType: string; resourceId: string; payload: Record<string, unknown> },
+  entry: { action: AuditAction; resourceType: string; resourceId: string; payload: Record<string, unknown> },
   error: CairnError,
 ): Promise<never> {
   const { who } = ctx;
