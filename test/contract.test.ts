@@ -4,10 +4,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ACCESS_ACTIONS } from '../src/contract/access.js';
 import { CONTRACT } from '../src/contract/index.js';
 import { WIRE } from '../src/contract/wire.js';
 import { wireOf } from '../src/contract/wire-of.js';
+import { type Op, type OpContext, runOp } from '../src/ops/op.js';
 import { OPERATIONS } from '../src/ops/table.js';
+import type { Identity } from '../src/types.js';
 import { tempDir } from './support/stores.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -108,5 +111,18 @@ describe('the contract stands apart from its handlers', () => {
       const { run: _, ...declared } = operation;
       expect(declared).toEqual(CONTRACT[name as keyof typeof CONTRACT]);
     }
+  });
+
+  it('every operation declares its access action, and the gate checks it before the handler runs', async () => {
+    for (const operation of Object.values(CONTRACT)) expect(ACCESS_ACTIONS).toContain(operation.access);
+    // An operation any principal may call, declaring an admin's action (a desk GC): a member is
+    // refused by the gate and the handler is never called; an admin gets through.
+    let ran = 0;
+    const sweep = { ...OPERATIONS.whoami, access: 'desk.gc', run: async () => ran++ } as unknown as Op;
+    const member = { tenant: 'tn_x', principal: 'pr_x', kind: 'user', role: 'member' } as Identity;
+    await expect(runOp(sweep, { who: member } as OpContext, {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(ran).toBe(0);
+    await runOp(sweep, { who: { ...member, role: 'admin' } } as OpContext, {});
+    expect(ran).toBe(1);
   });
 });

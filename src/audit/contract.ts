@@ -9,6 +9,7 @@ export const AUDIT_CONTRACT = {
     summary: "Verify the tenant's audit chain",
     effect: 'read',
     callers: 'any',
+    access: 'audit.verify',
     runs: 'anywhere',
     input: schema.NoInput,
     output: shape.AuditReport,

@@ -7,8 +7,10 @@
  * register against it on the server side (ops/table.ts), so a client, a
  * browser page or an adapter can take the contract alone.
  */
+
 import type { z } from 'zod';
 import { type CairnError, unavailable } from '../errors.js';
+import type { Action } from './access.js';
 
 export interface HttpBinding {
   method: 'GET' | 'POST' | 'PUT';
@@ -40,6 +42,8 @@ export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
   effect: 'read' | 'write';
   /** Who may call it: checked once, in `runOp`, before its input is read (docs/design/operations.md). */
   callers: Callers;
+  /** What it does as the access gate sees it (contract/access.ts): checked in `runOp` before the handler runs. */
+  access: Action;
   /**
    * Where it can run: `anywhere` (any surface, through the store), or
    * `caller` when it needs the caller's own machine (a directory to attach, a

@@ -1,37 +1,16 @@
+import type { Action } from '../contract/access.js';
 import { forbidden } from '../errors.js';
 import type { Identity } from '../types.js';
 
-/**
- * The one access gate. Every library call names its action here before it
- * touches a store; tenant scoping itself happens below, in every query and,
- * on PostgreSQL, in row-level security.
- */
-export type Action =
-  | 'session.create'
-  | 'session.read'
-  | 'log.append'
-  | 'log.read'
-  | 'branch.fork'
-  | 'branch.rewind'
-  | 'branch.move'
-  | 'branch.read'
-  | 'token.create.self'
-  | 'token.create.other'
-  | 'token.revoke.self'
-  | 'token.revoke.other'
-  | 'audit.verify'
-  | 'desk.read'
-  | 'desk.write'
-  | 'desk.gc'
-  | 'keys.read'
-  | 'keys.credential'
-  | 'keys.grant.root'
-  | 'keys.grant.narrow'
-  | 'keys.handle'
-  | 'keys.approve'
-  | 'memory.read'
-  | 'memory.write';
+export type { Action } from '../contract/access.js';
 
+/**
+ * The one access gate. Every operation declares its action (`access`) and
+ * `runOp` checks it here before the handler runs; the library's facades
+ * (the keys, the desk store) check theirs too, for callers that reach them
+ * without the table. Tenant scoping itself happens below, in every query
+ * and, on PostgreSQL, in row-level security.
+ */
 /** Admin-only: operator and person-in-the-loop actions. Narrowing an existing grant or taking a handle is not. */
 const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'token.create.other',

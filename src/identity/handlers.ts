@@ -33,7 +33,9 @@ export const IDENTITY_HANDLERS: Handlers<typeof IDENTITY_CONTRACT> = {
           ),
         );
     }
-    return ctx.write(forSelf ? 'token.create.self' : 'token.create.other', async (tx, now) => {
+    // The operation's access is a token for oneself; one for another principal is an admin's.
+    if (!forSelf) authorize(ctx.who, 'token.create.other');
+    return ctx.write(async (tx, now) => {
       const principal =
         input.principal ??
         (await insertPrincipal(
@@ -47,7 +49,7 @@ export const IDENTITY_HANDLERS: Handlers<typeof IDENTITY_CONTRACT> = {
     });
   },
   revokeToken: (ctx, input) =>
-    ctx.write('token.revoke.self', (tx, now) =>
+    ctx.write((tx, now) =>
       revokeToken(
         tx,
         ctx.who.tenant,

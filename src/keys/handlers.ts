@@ -36,7 +36,7 @@ export const KEYS_HANDLERS: Handlers<typeof KEYS_CONTRACT> = {
   deny: (ctx, input) => ctx.keys().decide(input.approval, 'deny', input.note),
   getGrant: (ctx, input) => ctx.keys().getGrant(input.grant),
   checkGrant: async (ctx, input) => {
-    await ctx.read('session.read', (tx) => log.getSession(tx, ctx.who, input.session));
+    await ctx.read((tx) => log.getSession(tx, ctx.who, input.session));
     await ctx.keys().checkGrant(input);
     return { ok: true as const };
   },

@@ -7,10 +7,9 @@ import { refuseAudited } from '../ops/op.js';
 import type { LOG_CONTRACT } from './contract.js';
 
 export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
-  createSession: (ctx, input) =>
-    ctx.write('session.create', (tx, now) => log.createSession(tx, ctx.who, input, now)),
-  listSessions: (ctx, input) => ctx.read('session.read', (tx) => log.listSessions(tx, ctx.who, input)),
-  getSession: (ctx, input) => ctx.read('session.read', (tx) => log.getSession(tx, ctx.who, input.session)),
+  createSession: (ctx, input) => ctx.write((tx, now) => log.createSession(tx, ctx.who, input, now)),
+  listSessions: (ctx, input) => ctx.read((tx) => log.listSessions(tx, ctx.who, input)),
+  getSession: (ctx, input) => ctx.read((tx) => log.getSession(tx, ctx.who, input.session)),
   append: async (ctx, input) => {
     // Cairn's own kinds (steps, units, memory, the desk) are written only by the operations that own them.
     if (log.isReservedKind(input.kind))
@@ -29,16 +28,16 @@ export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
       );
     // A credential in the payload is stored as a typed placeholder, and counted in the audit entry.
     return redactEncoded(input.payload, log.encodePayload).then(({ payload, redacted }) =>
-      ctx.write('log.append', (tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
+      ctx.write((tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
     );
   },
-  readBranch: (ctx, input) => ctx.read('log.read', (tx) => log.readBranch(tx, ctx.who, input)),
-  getEvent: (ctx, input) => ctx.read('log.read', (tx) => log.getEvent(tx, ctx.who, input.event)),
-  fork: (ctx, input) => ctx.write('branch.fork', (tx, now) => log.forkBranch(tx, ctx.who, input, now)),
-  rewind: (ctx, input) => ctx.write('branch.rewind', (tx, now) => log.rewindBranch(tx, ctx.who, input, now)),
-  moveHead: (ctx, input) => ctx.write('branch.move', (tx, now) => log.moveHead(tx, ctx.who, input, now)),
-  readPath: (ctx, input) => ctx.read('log.read', (tx) => log.readPath(tx, ctx.who, input)),
-  listBranches: (ctx, input) => ctx.read('branch.read', (tx) => log.listBranches(tx, ctx.who, input.session)),
+  readBranch: (ctx, input) => ctx.read((tx) => log.readBranch(tx, ctx.who, input)),
+  getEvent: (ctx, input) => ctx.read((tx) => log.getEvent(tx, ctx.who, input.event)),
+  fork: (ctx, input) => ctx.write((tx, now) => log.forkBranch(tx, ctx.who, input, now)),
+  rewind: (ctx, input) => ctx.write((tx, now) => log.rewindBranch(tx, ctx.who, input, now)),
+  moveHead: (ctx, input) => ctx.write((tx, now) => log.moveHead(tx, ctx.who, input, now)),
+  readPath: (ctx, input) => ctx.read((tx) => log.readPath(tx, ctx.who, input)),
+  listBranches: (ctx, input) => ctx.read((tx) => log.listBranches(tx, ctx.who, input.session)),
   branchHistory: (ctx, input) =>
-    ctx.read('branch.read', (tx) => log.branchHistory(tx, ctx.who, input.session, input.branch)),
+    ctx.read((tx) => log.branchHistory(tx, ctx.who, input.session, input.branch)),
 };

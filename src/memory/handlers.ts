@@ -66,7 +66,7 @@ export const MEMORY_HANDLERS: Handlers<typeof MEMORY_CONTRACT> = {
     await refuseClaims(ctx, [input]);
     await refuseCredentials(input.text, input.data);
     const vector = await vectorOf(ctx, input.text);
-    return ctx.write('memory.write', (tx, now) =>
+    return ctx.write((tx, now) =>
       memory.remember(tx, ctx.engine.dialect, ctx.who, input, now, ctx.memoryPolicy, vector),
     );
   },
@@ -77,7 +77,7 @@ export const MEMORY_HANDLERS: Handlers<typeof MEMORY_CONTRACT> = {
       ctx,
       input.records.map((r) => r.text),
     );
-    const items = await ctx.write('memory.write', (tx, now) =>
+    const items = await ctx.write((tx, now) =>
       memory.rememberMany(tx, ctx.engine.dialect, ctx.who, input.records, now, ctx.memoryPolicy, vectors),
     );
     return { items };
@@ -86,38 +86,34 @@ export const MEMORY_HANDLERS: Handlers<typeof MEMORY_CONTRACT> = {
     const vector = input.mode === 'text' ? undefined : await vectorOf(ctx, input.query);
     if (!vector && (input.mode === 'vector' || input.mode === 'hybrid')) throw noVectors(ctx.memoryEmbedding);
     return {
-      items: await ctx.read('memory.read', (tx) =>
-        found.recall(tx, ctx.engine.dialect, ctx.who, input, vector),
-      ),
+      items: await ctx.read((tx) => found.recall(tx, ctx.engine.dialect, ctx.who, input, vector)),
     };
   },
   listMemory: async (ctx, input) => ({
-    items: await ctx.read('memory.read', (tx) => found.list(tx, ctx.engine.dialect, ctx.who, input)),
+    items: await ctx.read((tx) => found.list(tx, ctx.engine.dialect, ctx.who, input)),
   }),
-  getMemory: (ctx, input) => ctx.read('memory.read', (tx) => memory.getRecord(tx, ctx.who, input.record)),
+  getMemory: (ctx, input) => ctx.read((tx) => memory.getRecord(tx, ctx.who, input.record)),
   memoryHistory: async (ctx, input) => ({
-    items: await ctx.read('memory.read', (tx) => memory.history(tx, ctx.who, input.record)),
+    items: await ctx.read((tx) => memory.history(tx, ctx.who, input.record)),
   }),
   quarantineMemory: (ctx, input) =>
-    ctx.write('memory.write', (tx, now) => memory.setTrust(tx, ctx.who, input.record, 'quarantined', now)),
+    ctx.write((tx, now) => memory.setTrust(tx, ctx.who, input.record, 'quarantined', now)),
   promoteMemory: (ctx, input) =>
-    ctx.write('memory.write', (tx, now) => memory.setTrust(tx, ctx.who, input.record, 'trusted', now)),
+    ctx.write((tx, now) => memory.setTrust(tx, ctx.who, input.record, 'trusted', now)),
   carryMemory: (ctx, input) =>
-    ctx.write('memory.write', (tx, now) => branches.carry(tx, ctx.engine.dialect, ctx.who, input, now)),
+    ctx.write((tx, now) => branches.carry(tx, ctx.engine.dialect, ctx.who, input, now)),
   dropBranchMemory: (ctx, input) =>
-    ctx.write('memory.write', (tx, now) => branches.dropBranch(tx, ctx.engine.dialect, ctx.who, input, now)),
+    ctx.write((tx, now) => branches.dropBranch(tx, ctx.engine.dialect, ctx.who, input, now)),
   reindexMemory: async (ctx, input) => {
     const embedding = ctx.memoryEmbedding;
     if (!vectorsOn(embedding, ctx.engine.dialect, ctx.engine.capabilities)) throw noVectors(embedding);
-    const { batch } = await ctx.read('memory.read', (tx) =>
-      unindexed(tx, ctx.who.tenant, embedding, input.limit),
-    );
+    const { batch } = await ctx.read((tx) => unindexed(tx, ctx.who.tenant, embedding, input.limit));
     const vectors = await embedTexts(
       embedding,
       batch.map((b) => b.text),
     );
     // Indexed in one transaction; a version forgotten meanwhile is skipped, one indexed meanwhile is not doubled.
-    return ctx.write('memory.write', async (tx) => {
+    return ctx.write(async (tx) => {
       let indexed = 0;
       for (const [i, b] of batch.entries())
         if (await indexMissing(tx, ctx.who.tenant, embedding, b.n, vectors[i]!)) indexed++;
@@ -127,6 +123,6 @@ export const MEMORY_HANDLERS: Handlers<typeof MEMORY_CONTRACT> = {
   },
   forgetMemory: (ctx, input) =>
     input.preview
-      ? ctx.read('memory.read', (tx) => memory.forget(tx, ctx.engine.dialect, ctx.who, input, Date.now()))
-      : ctx.write('memory.write', (tx, now) => memory.forget(tx, ctx.engine.dialect, ctx.who, input, now)),
+      ? ctx.read((tx) => memory.forget(tx, ctx.engine.dialect, ctx.who, input, Date.now()))
+      : ctx.write((tx, now) => memory.forget(tx, ctx.engine.dialect, ctx.who, input, now)),
 };

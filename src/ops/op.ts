@@ -16,7 +16,7 @@ import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from 
 import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
 import { type CairnError, forbidden } from '../errors.js';
-import type { Action } from '../identity/access-gate.js';
+import { authorize } from '../identity/access-gate.js';
 import type { Keys } from '../keys/keys.js';
 import type { TrustPolicy } from '../memory/memory.js';
 import type { EmbeddingFunction } from '../memory/vectors.js';
@@ -39,10 +39,10 @@ export interface CallerSide {
 export interface OpContext {
   readonly who: Identity;
   readonly engine: Engine;
-  /** A write transaction in the caller's tenant, after the access gate allowed `action`. */
-  write<T>(action: Action, fn: (tx: SqlExecutor, now: number) => Promise<T>): Promise<T>;
-  /** A read transaction in the caller's tenant, after the access gate allowed `action`. */
-  read<T>(action: Action, fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** A write transaction in the caller's tenant (the gate allowed the operation's `access` before the handler ran). */
+  write<T>(fn: (tx: SqlExecutor, now: number) => Promise<T>): Promise<T>;
+  /** A read transaction in the caller's tenant. */
+  read<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** The keys as the caller, with the master key where the operator gave one (to seal or open values). */
   keys(): Keys;
   /** The store side of the desk as the caller (objects, packs, snapshots, workspace records). */
@@ -95,11 +95,15 @@ export function mayCall(callers: Callers, who: Identity): boolean {
 
 /**
  * The gate of the table: refuses a caller the operation does not declare,
- * with an audit entry of the refusal (the only thing it writes), before the
- * input is read.
+ * with an audit entry of the refusal (the only thing it writes), and an
+ * action (`access`) the caller's role does not allow, before the input is read.
  */
 async function gate(operation: Op, ctx: OpContext): Promise<void> {
-  if (operation.callers === 'any' || mayCall(operation.callers, ctx.who)) return;
+  if (operation.callers === 'any' || mayCall(operation.callers, ctx.who)) {
+    // An operation at the caller's side (the unit's) acts through the store's operations, each gated there.
+    if (operation.runs === 'anywhere') authorize(ctx.who, operation.access);
+    return;
+  }
   const { who } = ctx;
   return refuseAudited(
     ctx,

@@ -6,7 +6,6 @@ import { DESK_HANDLERS } from '../desk/handlers.js';
 import { LocalDeskStore } from '../desk/local-store.js';
 import { unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
-import { authorize } from '../identity/access-gate.js';
 import { IDENTITY_HANDLERS } from '../identity/handlers.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { KEYS_HANDLERS } from '../keys/handlers.js';
@@ -59,14 +58,8 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
     caller,
     memoryPolicy,
     memoryEmbedding,
-    write(action, fn) {
-      authorize(who, action);
-      return engine.write(who.tenant, (tx) => fn(tx, Date.now()));
-    },
-    read(action, fn) {
-      authorize(who, action);
-      return engine.read(who.tenant, fn);
-    },
+    write: (fn) => engine.write(who.tenant, (tx) => fn(tx, Date.now())),
+    read: (fn) => engine.read(who.tenant, fn),
     keys: () => {
       keys ??= new Keys({ engine, who, masterKey });
       return keys;

@@ -72,6 +72,7 @@ export const STEP_CONTRACT = {
       "The recorded steps of a branch: each one's position, name, key, state (done, failed, in-doubt) and result",
     effect: 'read',
     callers: 'any',
+    access: 'log.read',
     runs: 'anywhere',
     input: BranchRef,
     output: z.object({ steps: z.array(shape.StepRecord) }),
@@ -84,6 +85,7 @@ export const STEP_CONTRACT = {
       "Record a step of the branch's journal: its intent, its result or a probe's answer (never a resolution: that is resolveStep's)",
     effect: 'write',
     callers: 'any',
+    access: 'log.append',
     runs: 'anywhere',
     input: BranchRef.extend({
       payload: StepRecordPayload,
@@ -100,6 +102,7 @@ export const STEP_CONTRACT = {
       'Resolve a step in doubt: it happened (with this result), it failed (with this error), or run it again with the same key (a person only)',
     effect: 'write',
     callers: 'person',
+    access: 'log.append',
     runs: 'anywhere',
     input: BranchRef.extend({
       position: Position,

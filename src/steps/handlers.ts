@@ -16,7 +16,7 @@ export const STEP_HANDLERS: Handlers<typeof STEP_CONTRACT> = {
   recordStep: (ctx, input) => {
     const payload = log.encodePayload(input.payload);
     const { session, branch, idempotencyKey } = input;
-    return ctx.write('log.append', (tx, now) =>
+    return ctx.write((tx, now) =>
       log.appendOwnEvent(
         tx,
         ctx.who,
@@ -36,7 +36,7 @@ export const STEP_HANDLERS: Handlers<typeof STEP_CONTRACT> = {
           : { result: input.result };
     const resolve = journal.resolution(input.position, decision);
     // The resolver is the caller's principal (from its token), and the store records it as the event's owner.
-    const event = await ctx.write('log.append', (tx, now) =>
+    const event = await ctx.write((tx, now) =>
       log.appendOwnEvent(
         tx,
         ctx.who,

@@ -62,6 +62,7 @@ export const UNIT_CONTRACT = {
       "Record a unit checkpoint of a branch whose workspace did not change (a changed one's rides with its snapshot)",
     effect: 'write',
     callers: 'any',
+    access: 'log.append',
     runs: 'anywhere',
     input: UnitBranch.extend({ payload: CheckpointPayload }).strict(),
     output: shape.AppendResult,
@@ -73,6 +74,7 @@ export const UNIT_CONTRACT = {
       "Mark a fork's branch the one kept: its workspace stays (what it remembered is carried separately)",
     effect: 'write',
     callers: 'any',
+    access: 'log.append',
     runs: 'anywhere',
     input: UnitBranch.extend({ workspace: schema.WorkspaceId }).strict(),
     output: shape.AppendResult,
@@ -84,6 +86,7 @@ export const UNIT_CONTRACT = {
       "Mark a fork's branch abandoned: after expiresAt its workspace may be reclaimed by its own host's desk",
     effect: 'write',
     callers: 'any',
+    access: 'log.append',
     runs: 'anywhere',
     input: UnitBranch.extend({
       workspace: schema.WorkspaceId,
@@ -103,6 +106,7 @@ export const UNIT_CONTRACT = {
       'Checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence; accepted when every check passes',
     effect: 'write',
     callers: 'any',
+    access: 'desk.write',
     runs: 'caller',
     input: z
       .object({
@@ -138,6 +142,7 @@ export const UNIT_CONTRACT = {
       'Restore the unit to a checkpoint of its session (the log head moves there, the workspace follows; prints its undo), or preview what would change',
     effect: 'write',
     callers: 'any',
+    access: 'desk.write',
     runs: 'caller',
     input: z
       .object({
@@ -160,6 +165,7 @@ export const UNIT_CONTRACT = {
       'Fork the unit at a checkpoint into branches, each with its own log branch and workspace beside the forked one, and no grants',
     effect: 'write',
     callers: 'any',
+    access: 'desk.write',
     runs: 'caller',
     input: z
       .object({
@@ -195,6 +201,7 @@ export const UNIT_CONTRACT = {
       'What the unit holds that no checkpoint does: unrecorded file changes, steps in doubt, grants that ended',
     effect: 'read',
     callers: 'any',
+    access: 'desk.read',
     runs: 'caller',
     input: z.object({ workspace: WorkspaceRef }).strict(),
     output: unit.UnitStatus,

@@ -31,7 +31,7 @@ async function unitEvent(
       { workspace: ws.id },
     );
   const who: Identity = ctx.who;
-  return ctx.write('log.append', (tx, now) =>
+  return ctx.write((tx, now) =>
     log.appendOwnEvent(
       tx,
       who,
