@@ -24,7 +24,7 @@ describe('cairn checkpoint validates as the table does', () => {
     const store = join(work, 'label-store');
     const dir = project('label-ws', { 'a.txt': 'a\n' });
     await ok(['ws', 'attach', dir], { store });
-    const refused = await fails(['checkpoint', '--label', 'x'.repeat(300), '--store', store], 5, {
+    const refused = await fails(['checkpoint', '--label', 'x'.repeat(300), '--store', store], 2, {
       cwd: dir,
     });
     expect(refused.code).toBe('INVALID_ARGUMENT');

@@ -11,7 +11,7 @@ const { start, cairn, ok, fails } = cliIn(work, store);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('cairn memory', () => {
-  it('add, recall, get, history, quarantine, forget --derived --preview, ls; bad input exits 5', async () => {
+  it('add, recall, get, history, quarantine, forget --derived --preview, ls; input the schema refuses exits 2 before the store opens, with the operation\'s code', async () => {
     await ok(['init']);
     const planted = await ok([
       'memory',
@@ -77,7 +77,7 @@ describe('cairn memory', () => {
       ['memory', 'recall', 'pasta', '--scope', 'user:alice', '--mode', 'fuzzy'],
       ['memory', 'get', 'mr_nope'],
     ])
-      expect((await fails([...bad, '--store', store], 5)).code, bad.join(' ')).toBe('INVALID_ARGUMENT');
+      expect((await fails([...bad, '--store', store], 2)).code, bad.join(' ')).toBe('INVALID_ARGUMENT');
   });
 
   it("the store admin's config.json sets the memory policy, on a local store and through its server", async () => {

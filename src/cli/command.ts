@@ -46,6 +46,12 @@ interface CommandBase {
   rest?: string;
   flags: FlagSpec[];
   summary: string;
+  /** A command line that shows it in use (help prints it). */
+  example?: string;
+  /** The operation of the table it runs, for a command made from it (derived.ts). */
+  operation?: string;
+  /** Checks the command line's input before anything is opened (a refusal: exit 2). */
+  check?(call: Invocation): void;
 }
 
 /** Works through a fabric: embedded (`--store`) or remote (`--url`/`--token`). */

@@ -53,6 +53,7 @@ export function mainHelp(commands: Command[]): string {
 
 export function commandHelp(command: Command): string {
   const lines = [`usage: ${usageLine(command)}`, '', `${command.summary}.`, ''];
+  if (command.example) lines.push('example:', `  ${command.example}`, '');
   if (command.flags.length > 0) lines.push('flags:', ...flagLines(command.flags), '');
   lines.push('flags every command takes:', ...flagLines(GLOBAL_FLAGS), '');
   if (command.target === 'store')

@@ -95,6 +95,7 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
     cwd: world.cwd,
     ...(world.shared ? { shared: world.shared } : {}),
   };
+  command.check?.(call);
   const code =
     command.target === 'store'
       ? await runOnStore(command, call, world.cwd)

@@ -8,6 +8,27 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * Input an operation's schema refuses, found on the command line before
+ * anything was opened: the operation's own code and message (as HTTP and MCP
+ * give them), and exit 2, a usage error.
+ */
+export class InputRefused extends Error {
+  readonly code = 'INVALID_ARGUMENT';
+  constructor(
+    message: string,
+    field: string,
+    readonly data: Record<string, unknown> = { field },
+  ) {
+    super(message);
+    this.name = 'InputRefused';
+  }
+
+  static from(error: CairnError): InputRefused {
+    return new InputRefused(error.message, String(error.data.field ?? ''), error.data);
+  }
+}
+
 export const EXIT = {
   ok: 0,
   checkFailed: 1,
@@ -120,6 +141,8 @@ interface Failure {
 function describeFailure(error: unknown): Failure {
   if (error instanceof UsageError)
     return { code: 'USAGE', message: error.message, data: {}, exitCode: EXIT.usage };
+  if (error instanceof InputRefused)
+    return { code: error.code, message: error.message, data: error.data, exitCode: EXIT.usage };
   if (error instanceof CairnError) {
     return { code: error.code, message: error.message, data: error.data, exitCode: exitCodeFor(error.code) };
   }

@@ -18,6 +18,7 @@ import {
 import { parseInput } from '../validate.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
+import { tableInput } from './derived.js';
 import { type DeskContext, localOnly, withDesk, workspaceOf } from './desk-commands.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT } from './output.js';
@@ -172,13 +173,12 @@ const checkpoint: DeskCommand = {
   ],
   summary:
     'checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence (git revision, checks)',
+  // The table's validation of `checkpoint`, before the store is opened (a label as long as the table takes).
+  check: (call) => {
+    checkpointInput(call);
+  },
   async run(place, call) {
-    // The table's validation of `checkpoint`, before the store is opened (a label as long as the table takes).
-    const input = parseInput(
-      UNIT_CONTRACT.checkpoint.input,
-      { label: stringFlag(call.values, 'label'), checks: listFlag(call.values, 'check') },
-      'checkpoint',
-    );
+    const input = checkpointInput(call);
     return withUnit(place, call, async ({ units, ws }) => {
       const c = await units.checkpoint({ workspace: ws.id, label: input.label, checks: input.checks });
       call.out.result(c, checkpointLines(c));
@@ -186,6 +186,13 @@ const checkpoint: DeskCommand = {
     });
   },
 };
+
+function checkpointInput(call: Invocation) {
+  return tableInput(UNIT_CONTRACT.checkpoint, {
+    label: stringFlag(call.values, 'label'),
+    checks: listFlag(call.values, 'check'),
+  });
+}
 
 const restore: DeskCommand = {
   target: 'desk',

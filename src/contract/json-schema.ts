@@ -4,6 +4,7 @@
  * path fields. Made from the contract alone.
  */
 import { z } from 'zod';
+import { invalidArgument } from '../errors.js';
 import type { OpSpec } from './spec.js';
 
 export interface JsonObjectSchema {
@@ -32,4 +33,17 @@ export function pathFieldsOf(operation: OpSpec): string[] {
 export function numericFields(operation: OpSpec): string[] {
   const properties = inputJsonSchema(operation).properties ?? {};
   return Object.keys(properties).filter((k) => ['integer', 'number'].includes(properties[k]?.type ?? ''));
+}
+
+/**
+ * A whole number written as text (a query string's value, a command line's
+ * flag): plain decimal digits only — "0x10", "1e2", "-5" or "" are refused
+ * — with the same words on every surface; `source` names where it was given.
+ */
+export function wholeNumberText(text: string, source: string, field: string): number {
+  if (!/^\d{1,15}$/.test(text))
+    throw invalidArgument(`${source} must be a whole number written in digits (at most 15), not "${text.slice(0, 40)}"`, {
+      field,
+    });
+  return Number(text);
 }

@@ -27,6 +27,21 @@ export interface HttpBinding {
 }
 
 /**
+ * An operation's command: its words, the input fields it takes as
+ * positional arguments, flag names that differ from the field's name in
+ * kebab case (a list given one value at a time: `tags` → `tag`), and an
+ * example. Flags, types, defaults and help come from the input schema.
+ */
+export interface CliBinding {
+  command: readonly string[];
+  args?: readonly string[];
+  flags?: Readonly<Record<string, string>>;
+  /** The command list's line, when the operation's summary does not read as one. */
+  summary?: string;
+  example: string;
+}
+
+/**
  * Who may call an operation, derived from the caller's token, never from its input:
  * `any` principal of the tenant (the handler's own checks still apply), a
  * `person` (a user principal: never an agent or a service, whatever its role),
@@ -69,6 +84,8 @@ export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
    * error, with the answer as its structured content.
    */
   failureOf?(output: z.output<O>): string | undefined;
+  /** The command of the `cairn` CLI that runs it (cli/derived.ts); left out where a command is hand-written or there is none. */
+  cli?: CliBinding;
   /** What the MCP tool offers and takes when narrower than `input` (only what an agent may say). */
   mcpInput?: z.ZodType;
   /** The caller's token checks cached by a server must be dropped after it (a token revocation). */

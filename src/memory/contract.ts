@@ -24,6 +24,13 @@ export const MEMORY_CONTRACT = {
     input: m.RememberInput,
     mcpInput: m.AgentRememberInput,
     output: m.MemoryRecord,
+    cli: {
+      command: ['memory', 'add'],
+      args: ['text'],
+      flags: { tags: 'tag' },
+      summary: 'remember TEXT in a scope; credentials are refused',
+      example: 'cairn memory add "the build needs Node 20" --scope project:cairn --tag build',
+    },
     http: { method: 'POST', path: '/v1/memory', status: 201 },
   }),
   rememberMany: spec({
@@ -53,6 +60,13 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.RecallInput,
     output: m.RecallAnswer,
+    cli: {
+      command: ['memory', 'recall'],
+      args: ['query'],
+      flags: { kinds: 'kind', tags: 'tag' },
+      summary: 'recall records of a scope ranked by how well they match QUERY',
+      example: 'cairn memory recall "which Node version" --scope project:cairn --k 3',
+    },
     http: { method: 'POST', path: '/v1/memory/recall' },
   }),
   listMemory: spec({
@@ -64,6 +78,11 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.ListInput,
     output: m.MemoryList,
+    cli: {
+      command: ['memory', 'ls'],
+      summary: 'the current records of a scope, newest first',
+      example: 'cairn memory ls --scope user:alice --limit 20',
+    },
     http: { method: 'POST', path: '/v1/memory/list' },
   }),
   getMemory: spec({
@@ -75,6 +94,12 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.RecordInput,
     output: m.MemoryRecord,
+    cli: {
+      command: ['memory', 'get'],
+      args: ['record'],
+      summary: 'show a record’s newest version and its provenance',
+      example: 'cairn memory get mr_…',
+    },
     http: { method: 'GET', path: '/v1/memory/{record}' },
   }),
   memoryHistory: spec({
@@ -86,6 +111,12 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.HistoryInput,
     output: m.MemoryList,
+    cli: {
+      command: ['memory', 'history'],
+      args: ['record'],
+      summary: 'every version of a record, oldest first',
+      example: 'cairn memory history mr_…',
+    },
     http: { method: 'GET', path: '/v1/memory/{record}/history' },
   }),
   quarantineMemory: spec({
@@ -97,6 +128,12 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.RecordInput,
     output: m.MemoryRecord,
+    cli: {
+      command: ['memory', 'quarantine'],
+      args: ['record'],
+      summary: 'hide a record from recall (unless asked for quarantined ones)',
+      example: 'cairn memory quarantine mr_…',
+    },
     http: { method: 'POST', path: '/v1/memory/{record}/quarantine' },
   }),
   // Not an MCP tool: trusting a record is a person's decision.
@@ -109,6 +146,12 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.RecordInput,
     output: m.MemoryRecord,
+    cli: {
+      command: ['memory', 'promote'],
+      args: ['record'],
+      summary: 'mark a record trusted (a person: a user principal)',
+      example: 'cairn memory promote mr_…',
+    },
     http: { method: 'POST', path: '/v1/memory/{record}/promote' },
   }),
   carryMemory: spec({
@@ -162,6 +205,12 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.ForgetInput,
     output: m.ForgetAnswer,
+    cli: {
+      command: ['memory', 'forget'],
+      args: ['record'],
+      summary: 'forget a record — every version and index entry — and with --derived what was made from it',
+      example: 'cairn memory forget mr_… --derived --preview',
+    },
     http: { method: 'POST', path: '/v1/memory/{record}/forget' },
   }),
 };

@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { numericFields } from '../contract/json-schema.js';
+import { numericFields, wholeNumberText } from '../contract/json-schema.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
@@ -172,13 +172,7 @@ function parseJsonObject(text: string): Record<string, unknown> {
 function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(c.req.query())) {
-    // Plain decimal digits only: "0x10", "1e2", "-5" or "" are not page sizes.
-    if (numeric.includes(key) && !/^\d{1,15}$/.test(value))
-      throw invalidArgument(
-        `query parameter ${key} must be a whole number written in digits (at most 15), not "${value.slice(0, 40)}"`,
-        { field: key },
-      );
-    out[key] = numeric.includes(key) ? Number(value) : value;
+    out[key] = numeric.includes(key) ? wholeNumberText(value, `query parameter ${key}`, key) : value;
   }
   return out;
 }
