@@ -312,7 +312,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
       if (answer === 'bytes') {
-        return c.body(new Uint8Array(frameBytes(output as Buffer[])), status, {
+        return c.body(frameBytes(output as Uint8Array[]), status, {
           'content-type': 'application/octet-stream',
         });
       }
