@@ -52,7 +52,7 @@ async function main() {
   const scale = scaleFrom();
   const { dir, cleanup } = tempDir('desk-remote');
   const { Store } = await fromDist('index.js');
-  const { connect } = await fromDist('client/remote-fabric.js');
+  const { connect } = await fromDist('client/connect.js');
   const { remoteDesk } = await fromDist('client/remote-desk-store.js');
   try {
     const local = join(dir, 'local-tree');

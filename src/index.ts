@@ -7,7 +7,8 @@
  */
 export type { BlobStore } from './blob/blob-store.js';
 export { FsBlobStore } from './blob/fs/fs-blob-store.js';
-export { connect, RemoteFabric } from './client/remote-fabric.js';
+export { connect } from './client/connect.js';
+export { RemoteFabric } from './client/remote-fabric.js';
 export { EmbeddedFabric } from './embedded-fabric.js';
 export { CairnError, type CairnErrorJSON, ERROR_CODES, type ErrorCode, isCairnError } from './errors.js';
 export type { Fabric } from './fabric.js';

@@ -259,7 +259,15 @@ const HostName = text(1, 255);
 
 export const DeskDigestsInput = z.object({ digests: z.array(Digest).min(1).max(1000) }).strict();
 export const DeskReadObjectsInput = z.object({ digests: z.array(Digest).min(1).max(256) }).strict();
-export const DeskPutPackInput = z.object({ digest: Digest, bytes: z.instanceof(Buffer) }).strict();
+/**
+ * Raw bytes: a Uint8Array, so a Node Buffer (one of those) and a browser's
+ * bytes both pass, and loading the schema names no Node global.
+ */
+export const Bytes = z.custom<Uint8Array>(
+  (value) => value instanceof Uint8Array,
+  'expected bytes (a Uint8Array)',
+);
+export const DeskPutPackInput = z.object({ digest: Digest, bytes: Bytes }).strict();
 export const DeskDiscardInput = z.object({ packs: z.array(Digest).max(1000) }).strict();
 export const WorkspaceInput = z.object({ workspace: WorkspaceId }).strict();
 export const SnapshotInput = z.object({ snapshot: SnapshotId }).strict();

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,31 +11,10 @@ import { wireOf } from '../src/contract/wire-of.js';
 import { type Op, type OpContext, runOp } from '../src/ops/op.js';
 import { OPERATIONS } from '../src/ops/table.js';
 import type { Identity } from '../src/types.js';
+import { importGraph } from './support/import-graph.js';
 import { tempDir } from './support/stores.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** The modules a source file loads when it runs (static imports, `import type` left out), transitively. */
-function importGraph(entry: string): string[] {
-  const seen = new Set<string>();
-  const stack = [resolve(ROOT, entry)];
-  while (stack.length > 0) {
-    const file = stack.pop() as string;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    if (!file.endsWith('.ts')) continue;
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'/gm)) {
-      const spec = m[1] as string;
-      if (!spec.startsWith('.')) stack.push(spec);
-      else {
-        const path = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
-        stack.push(existsSync(path) ? path : path.replace(/\.ts$/, '/index.ts'));
-      }
-    }
-  }
-  return [...seen].map((f) => (f.startsWith('/') ? relative(ROOT, f) : f));
-}
 
 describe('the contract stands apart from its handlers', () => {
   it('loads neither node:* nor a handler, an engine, a driver or a scanner: only zod and schema modules', () => {
@@ -48,6 +27,28 @@ describe('the contract stands apart from its handlers', () => {
     const graph = importGraph('src/entry/client.ts');
     expect(graph.filter((m) => !m.startsWith('src/'))).toEqual(['node:http']);
     expect(graph).not.toContain('src/contract/index.ts');
+  });
+
+  it('the browser entry loads no Node builtin and names no Node global: the contract, zod, the client over fetch', () => {
+    const graph = importGraph('src/entry/browser.ts');
+    expect(graph.filter((m) => !m.startsWith('src/'))).toEqual(['zod']);
+    expect(graph).toContain('src/client/fetch-transport.ts');
+    expect(
+      graph.filter((m) => /node-transport|handlers\.ts$|^src\/(storage|server|mcp|cli)\/|guard/.test(m)),
+    ).toEqual([]);
+    // A global that only Node has throws when a page loads (or calls) the module: none in the code, comments aside.
+    const nodeGlobals =
+      /\b(Buffer|process|require|module|__dirname|__filename|setImmediate|global)\b(?!\s*:)/;
+    const naming = graph
+      .filter((m) => m.startsWith('src/'))
+      .flatMap((m) => {
+        const code = readFileSync(join(ROOT, m), 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\/\/.*$/gm, '');
+        const found = nodeGlobals.exec(code);
+        return found ? [`${m}: ${found[1]}`] : [];
+      });
+    expect(naming).toEqual([]);
   });
 
   it('the built client, imported in a process of its own, loads at most a quarter of the modules the embedded fabric does', () => {

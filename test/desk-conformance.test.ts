@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { connect } from '../src/client/connect.js';
 import { remoteDesk } from '../src/client/remote-desk-store.js';
-import { connect } from '../src/client/remote-fabric.js';
 import { startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { type DeskConformanceTarget, describeDeskConformance } from '../src/testing/desk-conformance.js';

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync } from '
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connect } from '../src/client/connect.js';
 import { remoteDesk } from '../src/client/remote-desk-store.js';
-import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
+import type { RemoteFabric } from '../src/client/remote-fabric.js';
 import type { Desk } from '../src/desk/desk.js';
 import { isMounted } from '../src/desk/overlay.js';
 import type { Workspace } from '../src/desk/rows.js';

@@ -51,6 +51,10 @@ describe('entry points', () => {
     );
     expect(exportsOf('cairn/testing')).toContain('hashingEmbedding');
     expect(exportsOf('cairn/server')).toContain('startServer');
+    // The bundle (dist/browser/cairn.js), which runs in Node too: Node 20 has fetch.
+    expect(exportsOf('cairn/browser')).toEqual(
+      expect.arrayContaining(['connect', 'RemoteFabric', 'CONTRACT', 'WIRE', 'CairnError', 'isCairnError']),
+    );
     expect(exportsOf('cairn/testing').length).toBeGreaterThan(0);
   });
 });

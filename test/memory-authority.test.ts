@@ -8,7 +8,8 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type RemoteFabric } from '../src/client/remote-fabric.js';
+import { connect } from '../src/client/connect.js';
+import type { RemoteFabric } from '../src/client/remote-fabric.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';

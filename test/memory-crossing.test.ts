@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/client/connect.js';
 import type { RemoteFabric } from '../src/client/remote-fabric.js';
-import { connect } from '../src/client/remote-fabric.js';
 import { isCairnError } from '../src/errors.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';

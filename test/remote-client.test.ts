@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../src/client/remote-fabric.js';
+import { connect } from '../src/client/connect.js';
+import { connect as connectOverFetch } from '../src/entry/browser.js';
 import { CairnError } from '../src/errors.js';
 
 /** A server that reads each request whole, then drops the connection without answering. */
@@ -28,7 +29,11 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return (error as CairnError).code;
 }
 
-describe('remote client transport errors', () => {
+// One client, two transports: node:http (cairn/client) and fetch (cairn/browser, here Node's own fetch).
+describe.each([
+  { transport: 'node:http', open: connect },
+  { transport: 'fetch', open: connectOverFetch },
+])('remote client transport errors ($transport)', ({ open: connect }) => {
   it('reports a server that is not there as UNAVAILABLE', async () => {
     const port = (dropper.address() as AddressInfo).port;
     const closed = connect({ url: `http://127.0.0.1:${port === 65535 ? 65534 : port + 1}`, token: 't' });

@@ -1,6 +1,8 @@
 import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, KEEP_ALIVE_FREE_MS, type RemoteFabric } from '../src/client/remote-fabric.js';
+import { connect } from '../src/client/connect.js';
+import { KEEP_ALIVE_FREE_MS } from '../src/client/node-transport.js';
+import type { RemoteFabric } from '../src/client/remote-fabric.js';
 import { isCairnError } from '../src/errors.js';
 import { KEEP_ALIVE_TIMEOUT_MS, type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';

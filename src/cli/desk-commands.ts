@@ -102,7 +102,7 @@ export async function withDesk<T>(
   }
   if (place.kind === 'remote') {
     const [{ connect }, { remoteDesk }] = await Promise.all([
-      import('../client/remote-fabric.js'),
+      import('../client/connect.js'),
       import('../client/remote-desk-store.js'),
     ]);
     const fabric = connect({ url: place.url, token: place.token, timeoutMs: 120_000 });

@@ -234,7 +234,7 @@ async function runOnFabric(
   let fabric: Fabric;
   if (target.kind === 'remote') {
     refuseLocalMasterKey(call);
-    const { connect } = await import('../client/remote-fabric.js');
+    const { connect } = await import('../client/connect.js');
     fabric = connect({ url: target.url, token: target.token });
   } else {
     const dir = await checkStore(target.store, command, call.out);

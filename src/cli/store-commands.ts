@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import type { EmbeddedFabric } from '../embedded-fabric.js';
 import { invalidArgument, isCairnError, unavailable } from '../errors.js';
 import type { MasterKey } from '../keys/crypto.js';
+import { corsOrigin } from '../server/cors.js';
 import type { RunningServer } from '../server/index.js';
 import { openFabric, Store } from '../store.js';
-import { stringFlag, wholeNumberFlag } from './args.js';
+import { listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT, type Output } from './output.js';
@@ -175,6 +176,7 @@ async function startServing(
   out: Output,
   timeouts: { headersTimeoutMs?: number; requestTimeoutMs?: number },
   masterKey: MasterKey | undefined,
+  corsOrigins: string[],
 ) {
   let server: RunningServer | undefined;
   try {
@@ -187,6 +189,7 @@ async function startServing(
       ...timeouts,
       mcp: { version: cliVersion() },
       masterKey,
+      corsOrigins,
       onInternalError: (error) => out.serverError(error),
     }).catch((error: unknown) => {
       throw listenError(error, host, port);
@@ -225,6 +228,13 @@ const serve: StoreCommand = {
       value: 'MS',
       help: 'close a connection whose whole request takes longer (default 60000)',
     },
+    {
+      name: 'cors-origin',
+      type: 'string',
+      value: 'URL',
+      multiple: true,
+      help: 'let browser pages of this origin call the API, e.g. http://localhost:5173 (repeatable; default none)',
+    },
     MASTER_KEY_FLAG,
   ],
   summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
@@ -240,8 +250,18 @@ const serve: StoreCommand = {
       headersTimeoutMs: wholeNumberFlag(values, 'headers-timeout-ms'),
       requestTimeoutMs: wholeNumberFlag(values, 'request-timeout-ms'),
     };
+    // Checked before the store opens: a bad origin is the caller's mistake, said at once.
+    const corsOrigins = listFlag(values, 'cors-origin').map(corsOrigin);
     const store = await openConfiguredStore(dir, 'background');
-    const { server, created } = await startServing(store, host, port, out, timeouts, masterKeyOf(call));
+    const { server, created } = await startServing(
+      store,
+      host,
+      port,
+      out,
+      timeouts,
+      masterKeyOf(call),
+      corsOrigins,
+    );
     const stopped = untilStopSignal();
     out.result({ url: server.url, token: created.token, tenant: created.tenant, store: dir }, [
       `Cairn serving on ${server.url}`,

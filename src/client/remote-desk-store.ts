@@ -44,7 +44,8 @@ export class RemoteDeskStore implements DeskStore {
       const parts = await this.fabric.deskReadObjects({ digests: slice });
       if (parts.length !== slice.length)
         throw unavailable(`asked for ${slice.length} objects, the server sent ${parts.length}: ask again`);
-      out.push(...parts);
+      // Views into the answer's body: Buffers over the same memory, no copy.
+      for (const part of parts) out.push(Buffer.from(part.buffer, part.byteOffset, part.byteLength));
     }
     return out;
   }

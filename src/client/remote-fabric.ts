@@ -1,4 +1,3 @@
-import { Agent, request as httpRequest } from 'node:http';
 import type { Contract } from '../contract/index.js';
 import { type Client, opTitle, runsAtCaller } from '../contract/spec.js';
 import { WIRE } from '../contract/wire.js';
@@ -6,6 +5,7 @@ import type { WireOp } from '../contract/wire-of.js';
 import { CairnError, type CairnErrorJSON, inDoubt, invalidArgument, unavailable } from '../errors.js';
 import { toJsonText } from '../json.js';
 import { unframeBytes } from '../ops/frames.js';
+import { type Transport, TransportFailure, type WireAnswer } from './transport.js';
 
 export interface ConnectOptions {
   /** Base URL of a `cairn serve`, e.g. http://127.0.0.1:7070 */
@@ -15,21 +15,11 @@ export interface ConnectOptions {
   timeoutMs?: number;
 }
 
+/** The per-request timeout when ConnectOptions leaves it out (ms). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 const seg = encodeURIComponent;
-
-/**
- * How long an idle keep-alive socket is kept (ms): well inside the server's
- * keep-alive timeout (65 s, server/index.ts), so the client lets go of a socket
- * before the server closes it (the server's `Keep-Alive: timeout` hint, less a second, wins when shorter).
- */
-export const KEEP_ALIVE_FREE_MS = 15_000;
-
-/** A failure on a reused keep-alive socket before any answer byte: the server had closed it. */
-class StaleSocket extends Error {
-  constructor(cause: unknown) {
-    super('the server closed the reused connection before answering', { cause });
-  }
-}
+const UTF8 = new TextDecoder();
 
 function query(params: Record<string, string | number | undefined>): string {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string | number][];
@@ -48,15 +38,17 @@ export interface RemoteFabric extends Client<Contract> {}
 export class RemoteFabric {
   private readonly base: string;
   private readonly headers: Record<string, string>;
-  private readonly timeoutMs: number;
-  private readonly agent: Agent;
 
-  constructor(options: ConnectOptions) {
+  /**
+   * The operations over `transport`: node:http in Node (`connect` of
+   * `cairn/client`), fetch in a browser (`connect` of `cairn/browser`).
+   */
+  constructor(
+    options: ConnectOptions,
+    private readonly transport: Transport,
+  ) {
     this.base = options.url.replace(/\/+$/, '');
     this.headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    // `timeout` on a keep-alive agent is also how long a free socket waits before it is closed.
-    this.agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: KEEP_ALIVE_FREE_MS });
     const methods: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {};
     for (const [name, operation] of Object.entries(WIRE) as [string, WireOp][]) {
       methods[name] = (input) => this.invoke(operation, input);
@@ -64,61 +56,11 @@ export class RemoteFabric {
     Object.assign(this, methods);
   }
 
-  /** One HTTP exchange over a keep-alive connection; resolves with status, content type and body. */
-  private exchange(
-    method: string,
-    path: string,
-    body?: unknown,
-    fresh = false,
-  ): Promise<{ status: number; type: string; body: Buffer }> {
-    // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
-    const payload =
-      body === undefined ? undefined : Buffer.isBuffer(body) ? body : toJsonText(body, 'request');
-    const headers =
-      payload === undefined
-        ? this.headers
-        : {
-            ...this.headers,
-            ...(Buffer.isBuffer(payload) ? { 'content-type': 'application/octet-stream' } : {}),
-            'content-length': Buffer.byteLength(payload),
-          };
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(
-        `${this.base}${path}`,
-        // `fresh`: a connection of its own (agent false), never one from the pool.
-        { method, agent: fresh ? false : this.agent, timeout: this.timeoutMs, headers },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              type: String(response.headers['content-type'] ?? ''),
-              body: Buffer.concat(chunks),
-            }),
-          );
-          response.on('error', reject);
-          response.on('aborted', () => reject(new Error('the response was cut off')));
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-      let answered = false;
-      request.on('response', () => {
-        answered = true;
-      });
-      request.on('error', (error: NodeJS.ErrnoException) => {
-        const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE';
-        reject(reset && request.reusedSocket && !answered ? new StaleSocket(error) : error);
-      });
-      request.end(payload);
-    });
-  }
-
   /**
    * One call. `safe`: sending it twice does what sending it once does (a read,
    * a PUT of content named by its digest, a write carrying an idempotency key):
-   * only such a call is sent again after the server closed the reused
-   * connection it went out on; any other stays IN_DOUBT.
+   * only such a call may be sent again by the transport (after the server
+   * closed the reused connection it went out on); any other stays IN_DOUBT.
    */
   private async call<T>(
     method: 'GET' | 'POST' | 'PUT',
@@ -126,20 +68,29 @@ export class RemoteFabric {
     body?: unknown,
     safe = method === 'GET',
   ): Promise<T> {
-    let response: { status: number; type: string; body: Buffer };
+    // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
+    const payload =
+      body === undefined ? undefined : body instanceof Uint8Array ? body : toJsonText(body, 'request');
+    const headers =
+      payload instanceof Uint8Array
+        ? { ...this.headers, 'content-type': 'application/octet-stream' }
+        : this.headers;
+    let response: WireAnswer;
     try {
-      response = await this.exchange(method, path, body).catch((error: unknown) => {
-        // Once, on a fresh connection: a stale socket says nothing about the server.
-        if (error instanceof StaleSocket && safe) return this.exchange(method, path, body, true);
-        throw error;
+      response = await this.transport.send({
+        method,
+        url: `${this.base}${path}`,
+        headers,
+        ...(payload === undefined ? {} : { body: payload }),
+        safe,
       });
     } catch (error) {
       if (error instanceof CairnError) throw error;
-      throw this.transportError(method, error instanceof StaleSocket ? error.cause : error);
+      throw this.transportError(method, error);
     }
     const ok = response.status >= 200 && response.status <= 299;
     if (ok && response.type.startsWith('application/octet-stream')) return unframeBytes(response.body) as T;
-    const text = response.body.toString('utf8');
+    const text = UTF8.decode(response.body);
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
@@ -173,21 +124,20 @@ export class RemoteFabric {
    * caller retries with the same idempotency key instead of guessing.
    */
   private transportError(method: string, error: unknown): CairnError {
-    const cause = error as { code?: string };
-    const detail = error instanceof Error ? error.message : String(error);
-    const neverSent =
-      cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN';
-    if (method !== 'GET' && !neverSent) {
+    const failure = error instanceof TransportFailure ? error : undefined;
+    const cause = failure ? failure.cause : error;
+    const detail = failure ? failure.message : error instanceof Error ? error.message : String(error);
+    if (method !== 'GET' && !failure?.neverSent) {
       return inDoubt(
         `the connection to ${this.base} broke after the request was sent (${detail}): it may have been applied; retry with the same idempotency key`,
         { url: this.base },
-        { cause: error },
+        { cause },
       );
     }
     return unavailable(
       `could not reach the Cairn server at ${this.base} (${detail}): check the URL and that \`cairn serve\` is running`,
       { url: this.base },
-      { cause: error },
+      { cause },
     );
   }
 
@@ -215,11 +165,8 @@ export class RemoteFabric {
     return this.call(method, url, operation.http.body === 'bytes' ? rest.bytes : rest, safe);
   }
 
-  async close(): Promise<void> {
-    this.agent.destroy();
+  /** Lets go of the transport's connections; a call after it may open new ones. */
+  close(): Promise<void> {
+    return this.transport.close();
   }
-}
-
-export function connect(options: ConnectOptions): RemoteFabric {
-  return new RemoteFabric(options);
 }

@@ -9,10 +9,12 @@ export const DESK_HANDLERS: Handlers<typeof DESK_CONTRACT> = {
   deskMissing: async (ctx, input) => ({ missing: await ctx.desk().missing(input.digests) }),
   deskReadObjects: (ctx, input) => ctx.desk().getObjects(input.digests),
   deskPutPack: async (ctx, input) => {
-    const objects = verifyPack(input.digest, input.bytes).length;
+    // A Buffer over the same memory (the server's body is one already; an embedded caller's may be a Uint8Array).
+    const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+    const objects = verifyPack(input.digest, bytes).length;
     // The client's guard is not the store's: its objects are scanned again here.
-    await refuseSecretsInPack(input.bytes);
-    await ctx.desk().putPack(input.digest, input.bytes);
+    await refuseSecretsInPack(bytes);
+    await ctx.desk().putPack(input.digest, bytes);
     return { pack: input.digest, objects };
   },
   deskDiscardPacks: async (ctx, input) => {

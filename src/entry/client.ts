@@ -4,7 +4,8 @@
  * no database driver, no secret scanner, no server and no schema library
  * (test/contract.test.ts); the schemas are `cairn/contract`.
  */
-export { type ConnectOptions, connect, RemoteFabric } from '../client/remote-fabric.js';
+export { connect } from '../client/connect.js';
+export { type ConnectOptions, RemoteFabric } from '../client/remote-fabric.js';
 export type { Contract } from '../contract/index.js';
 export type { Client, OpSpec } from '../contract/spec.js';
 export { WIRE } from '../contract/wire.js';

@@ -4,23 +4,32 @@ import { type CairnError, unavailable } from '../errors.js';
  * Byte strings in one body (the desk's object reads over HTTP): each a u32
  * big-endian length, then its bytes.
  */
-export function frameBytes(parts: readonly Buffer[]): Buffer {
-  const out: Buffer[] = [];
+export function frameBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let size = 0;
+  for (const part of parts) size += 4 + part.byteLength;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let at = 0;
   for (const part of parts) {
-    const length = Buffer.allocUnsafe(4);
-    length.writeUInt32BE(part.length);
-    out.push(length, part);
+    view.setUint32(at, part.byteLength);
+    out.set(part, at + 4);
+    at += 4 + part.byteLength;
   }
-  return Buffer.concat(out);
+  return out;
 }
 
-/** The byte strings of a framed body; a body cut short is UNAVAILABLE (ask again). */
-export function unframeBytes(body: Buffer): Buffer[] {
-  const parts: Buffer[] = [];
+/**
+ * The byte strings of a framed body, views into it (of Node's kind when the
+ * body is); a body cut short is UNAVAILABLE (ask again). Plain Uint8Array
+ * and DataView: the browser's client reads these too.
+ */
+export function unframeBytes(body: Uint8Array): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
   let at = 0;
   while (at < body.length) {
     if (at + 4 > body.length) throw cutShort(body.length);
-    const length = body.readUInt32BE(at);
+    const length = view.getUint32(at);
     if (at + 4 + length > body.length) throw cutShort(body.length);
     parts.push(body.subarray(at + 4, at + 4 + length));
     at += 4 + length;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
+import { Bytes } from '../schema.js';
 
 export const at = z.number().int().describe('milliseconds since the epoch');
 
@@ -274,4 +275,4 @@ export const StoredPack = z.object({ pack: z.string(), objects: z.number().int()
 export const Done = z.object({ ok: z.literal(true) });
 
 /** Object bytes, in the order asked (HTTP: application/octet-stream, each a u32 BE length and its bytes). */
-export const ObjectBytes = z.array(z.instanceof(Buffer));
+export const ObjectBytes = z.array(Bytes);

@@ -13,6 +13,7 @@ import { opContext, servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { BodyBudget } from './body-budget.js';
+import { corsAllowList } from './cors.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppOptions {
@@ -40,6 +41,13 @@ export interface AppOptions {
    * BodyBudget); default 96 MiB, half of it per tenant, and never less than twice the largest body a route takes.
    */
   bodyBudget?: BodyBudget;
+  /**
+   * Origins of browser pages that may call the API (`http://host:port`, each
+   * exactly; never `*`, never with credentials): their requests and preflights
+   * get CORS headers (server/cors.ts). None by default; `/mcp` keeps its own
+   * Origin check either way.
+   */
+  corsOrigins?: readonly string[];
 }
 
 /** Bytes a request's body took from the budget for its owner (the tenant), given back when the request ends. */
@@ -238,6 +246,12 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     }
   });
 
+  // Before the token check: a preflight carries no token.
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    const cors = corsAllowList(options.corsOrigins);
+    for (const path of ['/v1/*', '/healthz', '/openapi.json']) app.use(path, cors);
+  }
+
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
@@ -306,7 +320,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
       if (answer === 'bytes') {
-        return c.body(new Uint8Array(frameBytes(output as Buffer[])), status, {
+        return c.body(frameBytes(output as Uint8Array[]), status, {
           'content-type': 'application/octet-stream',
         });
       }

@@ -7,6 +7,7 @@ import { type AppOptions, createApp } from './app.js';
 
 export { type AppOptions, createApp } from './app.js';
 export { BodyBudget } from './body-budget.js';
+export { corsOrigin } from './cors.js';
 export { openApiDocument } from './openapi.js';
 
 export interface ServeOptions extends Omit<AppOptions, 'mcp'> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from '../../src/client/remote-fabric.js';
+import { connect } from '../../src/client/connect.js';
 import type { MasterKey } from '../../src/entry/keys.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { Store } from '../../src/store.js';

@@ -1,0 +1,99 @@
+/**
+ * The remote client's transport in Node: node:http over a keep-alive agent,
+ * sending a safe request once more on a fresh connection when the server had
+ * closed the pooled one it went out on (test/remote-retry.test.ts).
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import {
+  neverConnected,
+  type Transport,
+  TransportFailure,
+  type WireAnswer,
+  type WireRequest,
+} from './transport.js';
+
+/**
+ * How long an idle keep-alive socket is kept (ms): well inside the server's
+ * keep-alive timeout (65 s, server/index.ts), so the client lets go of a socket
+ * before the server closes it (the server's `Keep-Alive: timeout` hint, less a second, wins when shorter).
+ */
+export const KEEP_ALIVE_FREE_MS = 15_000;
+
+/** A failure on a reused keep-alive socket before any answer byte: the server had closed it. */
+class StaleSocket extends Error {
+  constructor(cause: unknown) {
+    super('the server closed the reused connection before answering', { cause });
+  }
+}
+
+export class NodeTransport implements Transport {
+  // `timeout` on a keep-alive agent is also how long a free socket waits before it is closed.
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: KEEP_ALIVE_FREE_MS });
+
+  /** `timeoutMs`: how long one request may go without an answer. */
+  constructor(private readonly timeoutMs: number) {}
+
+  async send(request: WireRequest): Promise<WireAnswer> {
+    try {
+      return await this.exchange(request).catch((error: unknown) => {
+        // Once, on a fresh connection: a stale socket says nothing about the server.
+        if (error instanceof StaleSocket && request.safe) return this.exchange(request, true);
+        throw error;
+      });
+    } catch (error) {
+      const cause = error instanceof StaleSocket ? error.cause : error;
+      throw new TransportFailure(
+        cause instanceof Error ? cause.message : String(cause),
+        neverConnected(cause),
+        {
+          cause,
+        },
+      );
+    }
+  }
+
+  /** One HTTP exchange; `fresh`: on a connection of its own (agent false), never one from the pool. */
+  private exchange(request: WireRequest, fresh = false): Promise<WireAnswer> {
+    const { body } = request;
+    const headers =
+      body === undefined
+        ? request.headers
+        : {
+            ...request.headers,
+            'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+          };
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(
+        request.url,
+        { method: request.method, agent: fresh ? false : this.agent, timeout: this.timeoutMs, headers },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              type: String(response.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks),
+            }),
+          );
+          response.on('error', reject);
+          response.on('aborted', () => reject(new Error('the response was cut off')));
+        },
+      );
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
+      let answered = false;
+      outgoing.on('response', () => {
+        answered = true;
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+        reject(reset && outgoing.reusedSocket && !answered ? new StaleSocket(error) : error);
+      });
+      outgoing.end(body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+}
