@@ -17,8 +17,10 @@ export class EmbeddedFabric {
 
   /**
    * `options.caller`, on the machine that holds the workspaces (a local store
-   * with a desk), lets the operations that run there (checkpoint, restore,
-   * fork, status) run; elsewhere they are refused with where they run.
+   * with a desk), lets the operations that run there (attach, checkpoint,
+   * restore, fork, status) run, and settles a workspace named by its
+   * directory for those that take one (listCheckpoints); elsewhere they are
+   * refused with where they run.
    * `options.masterKey` lets the credential operations seal values.
    */
   constructor(

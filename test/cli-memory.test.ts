@@ -11,7 +11,7 @@ const { start, cairn, ok, fails } = cliIn(work, store);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('cairn memory', () => {
-  it('add, recall, get, history, quarantine, forget --derived --preview, ls; input the schema refuses exits 2 before the store opens, with the operation\'s code', async () => {
+  it("add, recall, get, history, quarantine, forget --derived --preview, ls; input the schema refuses exits 2 before the store opens, with the operation's code", async () => {
     await ok(['init']);
     const planted = await ok([
       'memory',

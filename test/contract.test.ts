@@ -107,11 +107,17 @@ describe('the contract stands apart from its handlers', () => {
 
   it('every operation of the contract has its handler on the server side, and nothing else does', () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual(Object.keys(CONTRACT).sort());
-    for (const [name, operation] of Object.entries(OPERATIONS)) {
+    for (const [name, operation] of Object.entries(OPERATIONS) as [string, Op][]) {
       expect({ name, run: typeof operation.run }).toEqual({ name, run: 'function' });
-      const { run: _, ...declared } = operation;
+      const { run: _, atCaller, ...declared } = operation;
       expect(declared).toEqual(CONTRACT[name as keyof typeof CONTRACT]);
+      // A step the caller's side settles first is for an operation that runs anywhere (one that runs
+      // at the caller settles everything there).
+      if (atCaller !== undefined) expect({ name, runs: operation.runs }).toEqual({ name, runs: 'anywhere' });
     }
+    expect(
+      (Object.values(OPERATIONS) as Op[]).filter((o) => o.atCaller !== undefined).map((o) => o.name),
+    ).toEqual(['listCheckpoints']);
   });
 
   it('every operation declares its access action, and the gate checks it before the handler runs', async () => {

@@ -345,6 +345,7 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
       kind: 'message',
       payload: 'intrusion',
       name: 'stolen',
+      dir: '/',
     };
     for (const { tool, operation } of mcpTools()) {
       const fields = Object.keys(inputJsonSchema(operation).properties ?? {});
@@ -353,7 +354,18 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
       const result = await call(a, tool, args);
       const text = JSON.stringify(result);
       expect(text, tool).not.toContain('bravo-secret');
-      if (
+      if (operation.runs === 'caller') {
+        // A tool that acts on a directory reads nothing on a server: valid arguments get where it runs.
+        expect(result.isError, tool).toBe(true);
+        expect(['UNAVAILABLE', 'INVALID_ARGUMENT'], tool).toContain(
+          (result.structuredContent?.error as { code: string }).code,
+        );
+        if (tool === 'workspace_attach')
+          expect(result.structuredContent?.error, tool).toMatchObject({
+            code: 'UNAVAILABLE',
+            data: { runs: 'caller' },
+          });
+      } else if (
         fields.some((f) => ['session', 'event', 'to', 'at', 'record', 'scope'].includes(f)) &&
         tool !== 'session_create'
       ) {
@@ -374,8 +386,16 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
     const { client } = await connectAs(tokens.a);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('event_append');
-    for (const unit of ['workspace_checkpoint', 'workspace_restore', 'workspace_fork', 'workspace_status'])
+    for (const unit of [
+      'workspace_attach',
+      'workspace_checkpoint',
+      'workspace_restore',
+      'workspace_fork',
+      'workspace_status',
+    ])
       expect(names).not.toContain(unit);
+    // Listing checkpoints reads the log only: a server lists it.
+    expect(names).toContain('workspace_checkpoints');
     const refused = await call(client, 'workspace_status', {});
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent?.error).toMatchObject({ code: 'UNAVAILABLE', data: { runs: 'caller' } });

@@ -275,7 +275,13 @@ describe('the table of operations', () => {
 
   it('refuses, through the server, the operations that run where the workspace is, saying so', async () => {
     const local = OPS.filter((o) => o.runs === 'caller');
-    expect(local.map((o) => o.name).sort()).toEqual(['checkpoint', 'forkUnit', 'restore', 'status']);
+    expect(local.map((o) => o.name).sort()).toEqual([
+      'attachWorkspace',
+      'checkpoint',
+      'forkUnit',
+      'restore',
+      'status',
+    ]);
     for (const operation of local) {
       const method = (a as unknown as Record<string, (i: unknown) => Promise<unknown>>)[operation.name];
       const error = await (method as (i: unknown) => Promise<unknown>)({}).then(

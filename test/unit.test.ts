@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../src/desk/desk.js';
-import type { EmbeddedFabric } from '../src/embedded-fabric.js';
+import { EmbeddedFabric } from '../src/embedded-fabric.js';
+import type { WorkspaceId } from '../src/ids.js';
+import type { CallerSide } from '../src/ops/op.js';
 import { Journal } from '../src/steps/journal.js';
 import { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
@@ -269,5 +271,105 @@ describe('the unit of work', () => {
       units.get((await fabric.readBranch({ session: ws.session })).events[0]!.id),
       'NOT_FOUND',
     );
+  });
+});
+
+describe('listing checkpoints (the table: listCheckpoints, the tool workspace_checkpoints)', () => {
+  it("lists a workspace's or a session's checkpoints newest first, with what they hold, those a restore went back before included, in pages", async () => {
+    const ws = await workspace();
+    const first = await units.checkpoint({ workspace: ws.id, label: 'one', checks: ['sh test.sh'] });
+    put(ws.dir, 'two.txt', 'two\n');
+    const second = await units.checkpoint({ workspace: ws.id, label: 'two', checks: ['exit 1'] });
+    const third = await units.checkpoint({ workspace: ws.id, label: 'three (unchanged)' });
+    const forked = await units.fork(first.id, {
+      branches: ['alt'],
+      dirRoot: join(temp.dir, 'forks'),
+      driver: 'copy',
+    });
+    const alt = forked.branches[0]!.workspace;
+    const onAlt = await units.checkpoint({ workspace: alt.id, label: 'on alt' });
+
+    const mine = await fabric.listCheckpoints({ workspace: ws.id });
+    expect(mine.items.map((c) => c.id)).toEqual([third.id, second.id, first.id]);
+    expect(mine.next).toBeNull();
+    expect(mine.items.map((c) => [c.label, c.files, c.accepted, c.checks, c.onBranchPath])).toEqual([
+      ['three (unchanged)', 3, true, [], true],
+      ['two', 3, false, [{ command: 'exit 1', passed: false }], true],
+      ['one', 2, true, [{ command: 'sh test.sh', passed: true }], true],
+    ]);
+    expect(mine.items[2]).toMatchObject({
+      session: ws.session,
+      branch: ws.branch,
+      workspace: ws.id,
+      snapshot: first.snapshot,
+      head: first.head,
+      inDoubt: 0,
+      createdAt: first.createdAt,
+    });
+    expect(mine.items[2]!.bytes).toBe((await desk.getSnapshot(first.snapshot)).bytes);
+
+    // Pages: `next` is the last one given; `before` it lists the older ones.
+    const page = await fabric.listCheckpoints({ workspace: ws.id, limit: 2 });
+    expect(page.items.map((c) => c.id)).toEqual([third.id, second.id]);
+    expect(page.next).toBe(second.id);
+    const rest = await fabric.listCheckpoints({ workspace: ws.id, limit: 2, before: page.next! });
+    expect(rest).toEqual({ items: [expect.objectContaining({ id: first.id })], next: null });
+
+    // A session's: every workspace's, on every branch; a branch narrows it.
+    const session = await fabric.listCheckpoints({ session: ws.session });
+    expect(session.items.map((c) => c.id)).toEqual([onAlt.id, third.id, second.id, first.id]);
+    expect(
+      (await fabric.listCheckpoints({ session: ws.session, branch: 'alt' })).items.map((c) => c.id),
+    ).toEqual([onAlt.id]);
+    expect((await fabric.listCheckpoints({ workspace: alt.id })).items.map((c) => c.workspace)).toEqual([
+      alt.id,
+    ]);
+
+    // Back to the first: the later two are off the branch's path now, and still listed (to go forward again).
+    await units.restore(first.id);
+    const after = await fabric.listCheckpoints({ workspace: ws.id });
+    expect(after.items.map((c) => [c.label, c.onBranchPath])).toEqual([
+      [`before restore of ${first.id}`, false],
+      ['three (unchanged)', false],
+      ['two', false],
+      ['one', true],
+    ]);
+
+    // Without a caller's side a workspace is named by its id, and something must be named.
+    await expectCode(fabric.listCheckpoints({ workspace: ws.dir }), 'INVALID_ARGUMENT');
+    await expectCode(fabric.listCheckpoints(), 'INVALID_ARGUMENT');
+    const elsewhere = await fabric.createSession({ title: 'another' });
+    await expectCode(fabric.listCheckpoints({ workspace: ws.id, session: elsewhere.id }), 'INVALID_ARGUMENT');
+    await expectCode(fabric.listCheckpoints({ session: 'ss_00000000000000000000000000' }), 'NOT_FOUND');
+  });
+
+  it("settles a directory, or no workspace, on the caller's side; attaches only there", async () => {
+    const ws = await workspace();
+    const only = await units.checkpoint({ workspace: ws.id, label: 'only' });
+    const who = await store.localIdentity();
+    const caller: CallerSide = {
+      units,
+      workspace: (ref) =>
+        ref?.startsWith('ws_') ? desk.getWorkspace(ref as WorkspaceId) : desk.findWorkspace(ref ?? ws.dir),
+      attach: (input) => desk.attach(input),
+    };
+    const here = new EmbeddedFabric(store.engine, who, undefined, { caller, blobs: store.blobs });
+    expect((await here.listCheckpoints()).items.map((c) => c.id)).toEqual([only.id]);
+    expect((await here.listCheckpoints({ workspace: ws.dir })).items.map((c) => c.id)).toEqual([only.id]);
+
+    const dir = join(temp.dir, 'attached');
+    put(dir, 'a.txt', 'a\n');
+    put(dir, '.env', 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n');
+    // To a branch that exists (a branch of its own, forked in the log).
+    await expectCode(here.attachWorkspace({ dir, session: ws.session, branch: 'side' }), 'NOT_FOUND');
+    await fabric.fork({ session: ws.session, name: 'side' });
+    const attached = await here.attachWorkspace({ dir, session: ws.session, branch: 'side' });
+    expect(attached.workspace).toMatchObject({ dir, session: ws.session, branch: 'side', state: 'attached' });
+    expect(attached.snapshot.id).toBe(attached.workspace.headSnapshot);
+    expect(attached.findings.map((f) => [f.path, f.action])).toEqual([['.env', 'withheld']]);
+    await expectCode(here.attachWorkspace({ dir }), 'CONFLICT');
+    // Without the caller's side (a store's fabric, a server) nothing is attached, and it says where it runs.
+    const refused = await expectCode(fabric.attachWorkspace({ dir: join(temp.dir, 'nope') }), 'UNAVAILABLE');
+    expect(refused.data).toMatchObject({ runs: 'caller' });
   });
 });

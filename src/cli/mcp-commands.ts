@@ -7,9 +7,11 @@
  * machine; Host and Origin are checked against DNS rebinding.
  */
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { EmbeddedFabric } from '../embedded-fabric.js';
 import { invalidArgument } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import type { CallerSide } from '../ops/op.js';
 import { withCallerOps } from '../ops/table.js';
 import { stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, Invocation } from './command.js';
@@ -34,12 +36,18 @@ const mcp: DeskCommand = {
   ],
   summary: 'serve the agent tools over MCP: stdio (default) or streamable HTTP on loopback',
   // The unit's tools run here, where the workspace is (its store local or a server's), on the workspace
-  // attached where `cairn mcp` started (or the one a call names); every other tool is the fabric's.
+  // attached where `cairn mcp` started (or the one a call names), and attach directories of this host;
+  // every other tool is the fabric's.
   run: (place, call) =>
     withDesk(place, call, async (ctx) => {
       const { desk, fabric, local } = ctx;
       const units = await unitsOf(ctx, call);
-      const caller = { units, workspace: (ref?: string) => workspaceAt(desk, call.cwd, ref) };
+      const caller: CallerSide = {
+        units,
+        workspace: (ref?: string) => workspaceAt(desk, call.cwd, ref),
+        // A relative directory is taken from where `cairn mcp` started, as the default workspace is.
+        attach: (input) => desk.attach({ ...input, dir: resolve(call.cwd, input.dir) }),
+      };
       const served = local
         ? new EmbeddedFabric(local.store.engine, local.who, async () => {}, {
             caller,

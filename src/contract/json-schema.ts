@@ -42,8 +42,11 @@ export function numericFields(operation: OpSpec): string[] {
  */
 export function wholeNumberText(text: string, source: string, field: string): number {
   if (!/^\d{1,15}$/.test(text))
-    throw invalidArgument(`${source} must be a whole number written in digits (at most 15), not "${text.slice(0, 40)}"`, {
-      field,
-    });
+    throw invalidArgument(
+      `${source} must be a whole number written in digits (at most 15), not "${text.slice(0, 40)}"`,
+      {
+        field,
+      },
+    );
   return Number(text);
 }

@@ -580,6 +580,22 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       path: '/v1/sessions/{session}/branches/{branch}/unit/abandon',
     },
   },
+  attachWorkspace: {
+    name: 'attachWorkspace',
+    effect: 'write',
+    runs: 'caller',
+    mcp: 'workspace_attach',
+  },
+  listCheckpoints: {
+    name: 'listCheckpoints',
+    effect: 'read',
+    runs: 'anywhere',
+    mcp: 'workspace_checkpoints',
+    http: {
+      method: 'GET',
+      path: '/v1/checkpoints',
+    },
+  },
   checkpoint: {
     name: 'checkpoint',
     effect: 'write',

@@ -14,6 +14,7 @@ import {
   insertSnapshot,
   insertWorkspace,
   lockDesk,
+  SNAPSHOT_COLUMNS,
   type Snapshot,
   type SnapshotRow,
   snapshotRow,
@@ -466,6 +467,24 @@ export class LocalDeskStore implements DeskStore {
 
   async snapshot(id: string): Promise<Snapshot> {
     return toSnapshot(await this.read('desk.read', (tx) => snapshotRow(tx, this.tenant, id)));
+  }
+
+  /** The snapshots of these ids the tenant holds, in no particular order (an id it does not hold is left out). */
+  async snapshots(ids: readonly string[]): Promise<Snapshot[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.read('desk.read', async (tx) => {
+      const found: SnapshotRow[] = [];
+      await inBatches([...new Set(ids)], async (slice) => {
+        found.push(
+          ...(await tx.all<SnapshotRow>(
+            `SELECT ${SNAPSHOT_COLUMNS} FROM desk_snapshots WHERE tenant = ? AND id IN (${placeholders(slice.length)})`,
+            [this.tenant, ...slice],
+          )),
+        );
+      });
+      return found;
+    });
+    return rows.map(toSnapshot);
   }
 
   async fork(input: ForkInput): Promise<Workspace> {

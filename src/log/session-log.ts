@@ -12,7 +12,7 @@ import type {
   ValidReadPath,
   ValidRewind,
 } from '../schema.js';
-import { RetryTransaction, type SqlExecutor } from '../storage/engine.js';
+import { RetryTransaction, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type {
   AppendResult,
   Branch,
@@ -441,6 +441,53 @@ async function readPathPage(
     head: head.head,
     headSeq: head.head_seq,
   };
+}
+
+/** An event with the line it was appended on (where it lies in the session's tree). */
+export interface PlacedEvent {
+  event: CairnEvent;
+  line: string;
+}
+
+/**
+ * Events of one kind in a session, newest first — by time, then by place on
+ * their line (exact within a branch; events of one millisecond on different
+ * lines in a fixed order) — on every branch, those no branch's path holds
+ * any more too (a restore or a rewind leaves them in the log); optionally
+ * only those a branch appended, or those after `before` in this order. It
+ * reads the session's lines and, per line, its events by the (line, seq)
+ * index: meant for kinds that are few and read rarely (unit checkpoints),
+ * not for a hot path.
+ */
+export async function eventsOfKind(
+  tx: SqlExecutor,
+  who: Identity,
+  input: { session: SessionId; kind: string; branch?: string; before?: string; limit: number },
+): Promise<PlacedEvent[]> {
+  await requireSession(tx, who.tenant, input.session);
+  const where = ['l.tenant = ?', 'l.session = ?', 'e.kind = ?'];
+  const values: SqlParam[] = [who.tenant, input.session, input.kind];
+  if (input.branch !== undefined) {
+    where.push('e.branch = ?');
+    values.push(input.branch);
+  }
+  if (input.before !== undefined) {
+    const cursor = await requireEvent(tx, who.tenant, input.before);
+    where.push('(e.at < ? OR (e.at = ? AND (e.seq < ? OR (e.seq = ? AND e.id < ?))))');
+    const at = Number(cursor.at);
+    const seq = Number(cursor.seq);
+    values.push(at, at, seq, seq, cursor.id);
+  }
+  const columns = PATH_COLUMNS.split(', ')
+    .map((c) => `e.${c}`)
+    .join(', ');
+  const rows = await tx.all<PathRow & { line: string }>(
+    `SELECT ${columns}, e.line FROM lines l JOIN events e ON e.tenant = l.tenant AND e.line = l.id
+     WHERE ${where.join(' AND ')} ORDER BY e.at DESC, e.seq DESC, e.id DESC LIMIT ?`,
+    [...values, input.limit],
+  );
+  const events = toEvents(rows, input.session);
+  return events.map((event, i) => ({ event, line: rows[i]!.line }));
 }
 
 export async function getEvent(tx: SqlExecutor, who: Identity, id: string): Promise<CairnEvent> {

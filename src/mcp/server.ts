@@ -22,8 +22,9 @@ export interface McpServerOptions {
   version: string;
   /**
    * Whether the fabric runs where the workspaces are (a local store with a
-   * desk): only then are the unit's tools (checkpoint, restore, fork, status)
-   * listed. Asked for elsewhere, they answer where they run.
+   * desk): only then are the tools that act on a directory (attach,
+   * checkpoint, restore, fork, status) listed. Asked for elsewhere, they
+   * answer where they run.
    */
   local?: boolean;
 }
@@ -32,7 +33,7 @@ export interface McpServerOptions {
  * What the server tells a model about Cairn when it connects (MCP's
  * `instructions`): the unit and its three layers, and the tools' shape.
  */
-export const INSTRUCTIONS = `Cairn keeps your unit of work durable: your mind (the session log of what you were asked, said, tried and learned, as a tree of branches; your durable tool steps; your long-term memory), your desk (the files of your workspace) and your keys (the credentials you may use, granted by a person). A workspace_checkpoint records all of it at once; workspace_restore puts the log and the files back to a checkpoint (and can itself be undone); workspace_fork makes side-by-side copies to try alternatives, without credentials of their own. Nothing here can undo an effect outside the workspace — an email sent stays sent — and the tools say so when it matters. Tools are named <what they touch>_<what they do>: session_ and event_ and branch_ for the log, memory_ for memory, step_ for tool steps, workspace_ for the unit. Errors come back as tool errors whose structured content has a stable code (NOT_FOUND, INVALID_ARGUMENT, FORBIDDEN, CONFLICT, IN_DOUBT, …) and a message that says what to do.`;
+export const INSTRUCTIONS = `Cairn keeps your unit of work durable: your mind (the session log of what you were asked, said, tried and learned, as a tree of branches; your durable tool steps; your long-term memory), your desk (the files of your workspace) and your keys (the credentials you may use, granted by a person). Start with workspace_attach on the directory you work in (where the server runs on your machine), unless workspace_status shows one is attached already. A workspace_checkpoint records all of it at once; workspace_checkpoints lists them, newest first; workspace_restore puts the log and the files back to a checkpoint, earlier or later (and can itself be undone); workspace_fork makes side-by-side copies to try alternatives, without credentials of their own. Nothing here can undo an effect outside the workspace — an email sent stays sent — and the tools say so when it matters. Tools are named <what they touch>_<what they do>: session_ and event_ and branch_ for the log, memory_ for memory, step_ for tool steps, workspace_ for the unit. Errors come back as tool errors whose structured content has a stable code (NOT_FOUND, INVALID_ARGUMENT, FORBIDDEN, CONFLICT, IN_DOUBT, …) and a message that says what to do.`;
 
 /** "workspace_checkpoint" → "Workspace checkpoint": a tool's title. */
 function toolTitle(name: string): string {

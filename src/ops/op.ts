@@ -13,10 +13,12 @@ import type { z } from 'zod';
 import type { AuditAction } from '../audit/actions.js';
 import { appendAudit } from '../audit/audit-chain.js';
 import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from '../contract/spec.js';
+import type { CheckpointResult } from '../desk/desk.js';
 import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
 import { type CairnError, forbidden } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
+import type { SessionId } from '../ids.js';
 import type { Keys } from '../keys/keys.js';
 import type { TrustPolicy } from '../memory/memory.js';
 import type { EmbeddingFunction } from '../memory/vectors.js';
@@ -33,6 +35,15 @@ export interface CallerSide {
   readonly units: Units;
   /** A workspace by id or directory; left out, the caller's own (e.g. where `cairn mcp` started). */
   workspace(ref?: string): Promise<Workspace>;
+  /**
+   * Attaches a directory of this host (a relative one is the caller's to
+   * resolve: `cairn mcp` takes it from where it started) to a session branch.
+   */
+  attach(input: {
+    dir: string;
+    session?: SessionId;
+    branch?: string;
+  }): Promise<{ workspace: Workspace; checkpoint: CheckpointResult }>;
 }
 
 /** What an operation's handler acts through: the caller's identity over one engine. */
@@ -58,6 +69,13 @@ export interface OpContext {
 /** An operation: its contract and its handler (what the server side runs). */
 export interface Op<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends OpSpec<I, O> {
   run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;
+  /**
+   * What the caller's side settles before an operation that runs anywhere
+   * goes to the store, where there is one (`OpContext.caller`, or
+   * `withCallerOps` in front of a server): a workspace named by its
+   * directory, or left out for the caller's own, becomes its id.
+   */
+  atCaller?(caller: CallerSide, input: z.output<I>): Promise<z.output<I>>;
 }
 
 /** The handlers of a contract: one per operation, typed by its input and output. */
@@ -65,14 +83,25 @@ export type Handlers<C extends SpecTable> = {
   [K in keyof C]: (ctx: OpContext, input: z.output<C[K]['input']>) => Promise<z.output<C[K]['output']>>;
 };
 
+/** What the caller's side settles first, for the operations of a contract that have such a step (Op.atCaller). */
+export type AtCaller<C extends SpecTable> = {
+  [K in keyof C]?: (caller: CallerSide, input: z.output<C[K]['input']>) => Promise<z.output<C[K]['input']>>;
+};
+
 /** A contract with its handlers registered: the operations a server side runs. */
 export type Bound<C extends SpecTable> = { [K in keyof C]: C[K] & { run: Handlers<C>[K] } };
 
-/** Registers `handlers` against `contract` (one per operation, checked by the types). */
-export function withHandlers<C extends SpecTable>(contract: C, handlers: Handlers<C>): Bound<C> {
+/** Registers `handlers` (and the steps `atCaller` settles first) against `contract`, checked by the types. */
+export function withHandlers<C extends SpecTable>(
+  contract: C,
+  handlers: Handlers<C>,
+  atCaller: AtCaller<C> = {},
+): Bound<C> {
   const bound: Record<string, Op> = {};
-  for (const [name, declared] of Object.entries(contract))
-    bound[name] = { ...declared, run: handlers[name] as Op['run'] };
+  for (const [name, declared] of Object.entries(contract)) {
+    const settle = atCaller[name] as Op['atCaller'];
+    bound[name] = { ...declared, run: handlers[name] as Op['run'], ...(settle ? { atCaller: settle } : {}) };
+  }
   return bound as Bound<C>;
 }
 
@@ -139,8 +168,9 @@ export async function refuseAudited(
 
 /**
  * Checks the caller against the operation's declared callers, validates
- * `input` against its schema (the one validation of a call) and runs it;
- * a refusal or bad input rejects the promise, never throws.
+ * `input` against its schema (the one validation of a call), lets the
+ * caller's side settle it where there is one, and runs it; a refusal or bad
+ * input rejects the promise, never throws.
  */
 export async function runOp<T extends Op>(
   operation: T,
@@ -148,9 +178,9 @@ export async function runOp<T extends Op>(
   input: unknown,
 ): Promise<z.output<T['output']>> {
   await gate(operation, ctx);
-  return operation.run(ctx, parseInput(operation.input, input ?? {}, opTitle(operation.name))) as Promise<
-    z.output<T['output']>
-  >;
+  let valid = parseInput(operation.input, input ?? {}, opTitle(operation.name));
+  if (operation.atCaller && ctx.caller) valid = await operation.atCaller(ctx.caller, valid);
+  return operation.run(ctx, valid) as Promise<z.output<T['output']>>;
 }
 
 /** The table's methods bound to one context: what the embedded fabric is. */

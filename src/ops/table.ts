@@ -1,7 +1,7 @@
 import { AUDIT_HANDLERS } from '../audit/handlers.js';
 import type { BlobStore } from '../blob/blob-store.js';
-import { CONTRACT } from '../contract/index.js';
-import type { HttpBinding } from '../contract/spec.js';
+import { CONTRACT, type Contract } from '../contract/index.js';
+import { type HttpBinding, opTitle } from '../contract/spec.js';
 import { DESK_HANDLERS } from '../desk/handlers.js';
 import { LocalDeskStore } from '../desk/local-store.js';
 import { unavailable } from '../errors.js';
@@ -17,20 +17,26 @@ import type { EmbeddingFunction } from '../memory/vectors.js';
 import { STEP_HANDLERS } from '../steps/handlers.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
-import { UNIT_HANDLERS } from '../unit/handlers.js';
+import { UNIT_AT_CALLER, UNIT_HANDLERS } from '../unit/handlers.js';
+import { parseInput } from '../validate.js';
 import { type CallerSide, type Op, type OpContext, runOp, withHandlers } from './op.js';
 
 /** The contract with every feature's handlers registered: what the server side runs. */
-export const OPERATIONS = withHandlers(CONTRACT, {
-  ...IDENTITY_HANDLERS,
-  ...LOG_HANDLERS,
-  ...AUDIT_HANDLERS,
-  ...KEYS_HANDLERS,
-  ...DESK_HANDLERS,
-  ...STEP_HANDLERS,
-  ...MEMORY_HANDLERS,
-  ...UNIT_HANDLERS,
-});
+// The contract's type given, not inferred: the caller's side (its units, over a fabric) refers back to it.
+export const OPERATIONS = withHandlers<Contract>(
+  CONTRACT,
+  {
+    ...IDENTITY_HANDLERS,
+    ...LOG_HANDLERS,
+    ...AUDIT_HANDLERS,
+    ...KEYS_HANDLERS,
+    ...DESK_HANDLERS,
+    ...STEP_HANDLERS,
+    ...MEMORY_HANDLERS,
+    ...UNIT_HANDLERS,
+  },
+  UNIT_AT_CALLER,
+);
 export type Operations = typeof OPERATIONS;
 
 /** What a context may carry besides engine and identity. */
@@ -75,8 +81,9 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
 
 /**
  * A fabric that is not embedded (a server's), with the operations that run
- * at the caller (the unit's) running here, over the caller's side: what
- * `cairn mcp --url` serves.
+ * at the caller (the unit's) running here, over the caller's side, and those
+ * with a step the caller's side settles first (a workspace named by its
+ * directory) settled here, then sent: what `cairn mcp --url` serves.
  */
 export function withCallerOps(fabric: Fabric, caller: CallerSide): Fabric {
   // The unit's operations act through `caller` only; the store is the server's, reached through `fabric`.
@@ -96,11 +103,24 @@ export function withCallerOps(fabric: Fabric, caller: CallerSide): Fabric {
     keys: elsewhere,
     desk: elsewhere,
   };
-  const here = Object.fromEntries(
-    (Object.values(OPERATIONS) as Op[])
+  const operations = Object.values(OPERATIONS) as Op[];
+  const there = fabric as unknown as Record<string, (input: unknown) => Promise<unknown>>;
+  const here = Object.fromEntries([
+    ...operations
       .filter((o) => o.runs === 'caller')
       .map((o) => [o.name, (input?: unknown) => runOp(o, ctx, input)]),
-  );
+    ...operations
+      .filter((o) => o.runs === 'anywhere' && o.atCaller)
+      .map((o) => [
+        o.name,
+        async (input?: unknown) => {
+          const valid = parseInput(o.input, input ?? {}, opTitle(o.name));
+          return (there[o.name] as (input: unknown) => Promise<unknown>)(
+            await (o.atCaller as NonNullable<Op['atCaller']>)(caller, valid),
+          );
+        },
+      ]),
+  ]);
   return { ...fabric, ...here, close: () => fabric.close() } as Fabric;
 }
 

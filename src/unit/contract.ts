@@ -1,18 +1,13 @@
 /**
- * The unit of work's operations: they act on a workspace directory, so they
- * run where it is (`runs: 'caller'`) — in the library with a desk, the CLI,
- * or `cairn mcp`, the store local or a server's — and are never routed over
- * HTTP (a server cannot reach the caller's directory). Where no workspace is
- * named, the workspace is the caller's (for `cairn mcp`, the directory it
- * started in).
- */
-/**
- * The unit of work's operations: they act on a workspace directory, so they
- * run where it is (`runs: 'caller'`) — in the library with a desk, the CLI,
- * or `cairn mcp`, the store local or a server's — and are never routed over
- * HTTP (a server cannot reach the caller's directory). Where no workspace is
- * named, the workspace is the caller's (for `cairn mcp`, the directory it
- * started in).
+ * The unit of work's operations. Those that act on a workspace directory
+ * (attach, checkpoint, restore, fork, status) run where it is (`runs:
+ * 'caller'`) — in the library with a desk, the CLI, or `cairn mcp`, the
+ * store local or a server's — and are never routed over HTTP (a server
+ * cannot reach the caller's directory). Listing checkpoints reads the log
+ * only, so it runs anywhere; where the caller is, a workspace named by its
+ * directory (or none) is settled there first. Where no workspace is named,
+ * the workspace is the caller's (for `cairn mcp`, the directory it started
+ * in).
  */
 import { z } from 'zod';
 import { spec } from '../contract/spec.js';
@@ -94,6 +89,69 @@ export const UNIT_CONTRACT = {
     }).strict(),
     output: shape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/abandon', status: 201 },
+  }),
+  attachWorkspace: spec({
+    name: 'attachWorkspace',
+    mcp: {
+      name: 'workspace_attach',
+      description:
+        'Attach a directory on this machine (the one the Cairn MCP server runs on) as your workspace: it is bound to a session branch (a new session unless you name one) and its files are snapshotted, so workspace_checkpoint, workspace_restore, workspace_fork and workspace_status can act on it. Returns the workspace (pass its id as workspace to those tools, unless the directory is the one the server started in) and its first snapshot. Attaching changes no file, and credential files are left out of the snapshot. It cannot be undone: the copy of the files stays in the store, and a later workspace_restore rewrites files in this directory. A directory already attached is refused.',
+    },
+    summary:
+      "Attach a directory of the caller's host to a session branch (a new session unless named) and take its first snapshot",
+    effect: 'write',
+    callers: 'any',
+    access: 'desk.write',
+    runs: 'caller',
+    input: z
+      .object({
+        dir: z
+          .string()
+          .min(1)
+          .max(4096)
+          .describe(
+            'the directory to attach, on the machine this server runs on: an absolute path, or one relative to the directory the server started in',
+          ),
+        session: schema.SessionId.optional().describe(
+          'the session (ss_…) to bind it to, e.g. the one you are working in; default: a new session',
+        ),
+        branch: schema.BranchName.optional().describe(
+          'a branch of that session to bind it to, one that exists (session_fork makes one); default main',
+        ),
+      })
+      .strict(),
+    output: unit.UnitAttached,
+  }),
+  listCheckpoints: spec({
+    name: 'listCheckpoints',
+    mcp: {
+      name: 'workspace_checkpoints',
+      description:
+        "List the checkpoints of your workspace (or of a whole session), newest first: each one's id, label, time, branch, whether its checks passed, and what it holds (files and bytes of its snapshot, steps in doubt, checks, git revision). Checkpoints a restore went back before are listed too (onBranchPath false): restore one of them to go forward again. Use it to find the id workspace_restore or workspace_fork takes. Read-only.",
+    },
+    summary:
+      "A workspace's or a session's unit checkpoints, newest first, with what each holds (those a restore went back before included)",
+    effect: 'read',
+    callers: 'any',
+    access: 'log.read',
+    runs: 'anywhere',
+    input: z
+      .object({
+        workspace: WorkspaceRef.describe(
+          "the workspace whose checkpoints to list: its id (ws_…), or its directory where the server runs on the workspace's machine; default: yours, unless a session is named",
+        ),
+        session: schema.SessionId.optional().describe(
+          "list the checkpoints of every workspace of this session (ss_…) instead of one workspace's",
+        ),
+        branch: schema.BranchName.optional().describe('only the checkpoints taken on this branch'),
+        before: schema.EventId.optional().describe(
+          'only checkpoints older than this one: the next of an earlier answer, for the page after it',
+        ),
+        limit: z.number().int().min(1).max(100).default(20).describe('how many at most'),
+      })
+      .strict(),
+    output: unit.CheckpointList,
+    http: { method: 'GET', path: '/v1/checkpoints' },
   }),
   checkpoint: spec({
     name: 'checkpoint',

@@ -3,9 +3,10 @@ import { runsAtCaller } from '../contract/spec.js';
 import { invalidArgument } from '../errors.js';
 import type { SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
-import type { CallerSide, Handlers, OpContext } from '../ops/op.js';
+import type { AtCaller, CallerSide, Handlers, OpContext } from '../ops/op.js';
 import type { Identity } from '../types.js';
 import { defaultForkRoot, UNIT_ABANDON_EVENT, UNIT_CHECKPOINT_EVENT, UNIT_KEEP_EVENT } from '../unit/unit.js';
+import { listCheckpoints } from './checkpoints.js';
 import type { UNIT_CONTRACT } from './contract.js';
 
 /** The caller's side of a context, or the error that says where the operation runs. */
@@ -48,6 +49,24 @@ export const UNIT_HANDLERS: Handlers<typeof UNIT_CONTRACT> = {
   keepBranch: (ctx, input) => unitEvent(ctx, input, UNIT_KEEP_EVENT, { workspace: input.workspace }),
   abandonBranch: (ctx, input) =>
     unitEvent(ctx, input, UNIT_ABANDON_EVENT, { workspace: input.workspace, expiresAt: input.expiresAt }),
+  attachWorkspace: async (ctx, input) => {
+    // Only the host that holds the directory attaches it: a server never attaches one of its own for a caller.
+    const caller = callerOf(ctx, 'ws attach');
+    const { workspace, checkpoint } = await caller.attach(input);
+    return {
+      workspace,
+      snapshot: checkpoint.snapshot,
+      findings: checkpoint.findings.map(({ path, line, rule, confidence, action }) => ({
+        path,
+        line,
+        rule,
+        confidence,
+        action,
+      })),
+      unsupported: checkpoint.unsupported,
+    };
+  },
+  listCheckpoints: (ctx, input) => listCheckpoints(ctx, input),
   checkpoint: async (ctx, input) => {
     const caller = callerOf(ctx, 'checkpoint');
     const ws = await caller.workspace(input.workspace);
@@ -76,5 +95,18 @@ export const UNIT_HANDLERS: Handlers<typeof UNIT_CONTRACT> = {
     const caller = callerOf(ctx, 'status');
     const ws = await caller.workspace(input.workspace);
     return caller.units.status(ws.id);
+  },
+};
+
+/**
+ * Where the caller is, a listing of "my workspace's checkpoints" names the
+ * workspace by its directory or not at all: the caller's side makes it an id
+ * the store knows. A session's listing needs nothing of the caller.
+ */
+export const UNIT_AT_CALLER: AtCaller<typeof UNIT_CONTRACT> = {
+  listCheckpoints: async (caller, input) => {
+    if (input.workspace === undefined && input.session !== undefined) return input;
+    if (input.workspace?.startsWith('ws_')) return input;
+    return { ...input, workspace: (await caller.workspace(input.workspace)).id };
   },
 };

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
-import { at, CairnEvent, idOf, Workspace } from '../ops/shapes.js';
+import { at, CairnEvent, idOf, Snapshot, Workspace } from '../ops/shapes.js';
 
 export const GitEvidence = z.object({
   revision: z.string().describe('the HEAD commit'),
@@ -113,4 +113,58 @@ export const UnitStatus = z.object({
     .array(z.object({ id: z.string(), credential: z.string(), mode: z.string(), state: z.string() }))
     .describe('grants the branch relied on that were revoked, expired or used up'),
   clean: z.boolean(),
+});
+
+/** One checkpoint as a listing shows it: where it is, and what it holds. */
+export const CheckpointEntry = z.object({
+  id: idOf<EventId>().describe("the checkpoint's id (ev_…): what a restore or a fork takes"),
+  label: z.string(),
+  createdAt: at,
+  session: idOf<SessionId>(),
+  branch: z.string().describe('the branch it was taken on'),
+  workspace: idOf<WorkspaceId>().describe('the workspace whose files it holds: it is restored there'),
+  onBranchPath: z
+    .boolean()
+    .describe(
+      "whether its branch's path holds it now: false once a restore went back before it (restoring it goes forward again)",
+    ),
+  accepted: z.boolean().describe('every check passed'),
+  head: idOf<EventId | ''>().describe('the log head it covers (the event before it)'),
+  snapshot: idOf<SnapshotId>(),
+  files: z.number().int().describe('files in its snapshot'),
+  bytes: z.number().int().describe('the bytes of those files'),
+  inDoubt: z.number().int().describe('steps in doubt when it was taken'),
+  checks: z.array(z.object({ command: z.string(), passed: z.boolean() })),
+  git: GitEvidence.optional(),
+});
+
+export const CheckpointList = z.object({
+  items: z.array(CheckpointEntry).describe('newest first'),
+  next: idOf<EventId>()
+    .nullable()
+    .describe('older checkpoints exist: pass this as `before` for them; null when there are none'),
+});
+
+/** A credential the desk's guard found in a directory: where, by which rule, and what it did about it. */
+export const SecretFinding = z.object({
+  path: z.string(),
+  line: z.number().int().describe('1-based; 0 for a finding on the path alone'),
+  rule: z.string(),
+  confidence: z.enum(['high', 'low']),
+  action: z
+    .enum(['withheld', 'redacted', 'kept'])
+    .describe(
+      "withheld: left out of the snapshot; redacted: stored with the secret x'd out; kept: low confidence, stored as is",
+    ),
+});
+
+export const UnitAttached = z.object({
+  workspace: Workspace,
+  snapshot: Snapshot.describe('its first snapshot'),
+  findings: z
+    .array(SecretFinding)
+    .describe('credentials found in its files (the files on disk are untouched)'),
+  unsupported: z
+    .array(z.string())
+    .describe('entries a snapshot cannot hold (sockets, FIFOs, devices), left out'),
 });
