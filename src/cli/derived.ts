@@ -152,7 +152,7 @@ function pairsOf(values: FlagValues, f: FieldFlag): Record<string, string> | und
   return out;
 }
 
-function valueOf(kind: FieldKind, text: string, source: string, field: string): unknown {
+function fieldValue(kind: FieldKind, text: string, source: string, field: string): unknown {
   if (kind === 'number') return wholeNumberText(text, source, field);
   if (kind === 'json') return parseJsonText(text, source);
   return text;
@@ -168,7 +168,7 @@ export function inputOf(
   const input: Record<string, unknown> = {};
   args.forEach(({ field, kind }, i) => {
     const text = positionals[i];
-    if (text !== undefined) input[field] = valueOf(kind, text, field.toUpperCase(), field);
+    if (text !== undefined) input[field] = fieldValue(kind, text, field.toUpperCase(), field);
   });
   for (const f of flags) {
     const source = `--${f.flag.name}`;
@@ -182,7 +182,7 @@ export function inputOf(
       if (pairs) input[f.field] = pairs;
     } else {
       const text = stringFlag(values, f.flag.name);
-      if (text !== undefined) input[f.field] = valueOf(f.kind, text, source, f.field);
+      if (text !== undefined) input[f.field] = fieldValue(f.kind, text, source, f.field);
     }
   }
   return input;

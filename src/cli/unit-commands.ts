@@ -15,7 +15,6 @@ import {
   type UnitCheckpoint,
   Units,
 } from '../unit/unit.js';
-import { parseInput } from '../validate.js';
 import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
 import { tableInput } from './derived.js';
