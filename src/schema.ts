@@ -114,8 +114,8 @@ export const ForkInput = z
 export const RewindInput = z
   .object({
     session: SessionId,
-    branch: BranchName,
-    to: EventId,
+    branch: BranchName.describe('the branch whose head moves'),
+    to: EventId.describe('an event on the branch’s path to move the head back to'),
   })
   .strict();
 
@@ -123,9 +123,9 @@ export const RewindInput = z
 export const MoveHeadInput = z
   .object({
     session: SessionId,
-    branch: BranchName,
-    to: EventId,
-    ifHead: EventId.optional(),
+    branch: BranchName.describe('the branch whose head moves'),
+    to: EventId.describe('any event of the session to move the head to'),
+    ifHead: EventId.optional().describe('move only while the head is still this event (else CONFLICT)'),
   })
   .strict();
 
@@ -141,11 +141,11 @@ export const ReadPathInput = z
 export const CreateTokenInput = z
   .object({
     /** Existing principal to mint for; omit to create a new principal (kind, name, role). */
-    principal: id('pr').optional(),
-    kind: z.enum(['user', 'agent', 'service']).optional(),
-    name: text(1, 200).optional(),
-    role: z.enum(['admin', 'member']).optional(),
-    label: text(0, 200).default(''),
+    principal: id('pr').optional().describe('mint for this existing principal (pr_…); default a new one'),
+    kind: z.enum(['user', 'agent', 'service']).optional().describe('the new principal’s kind; default agent'),
+    name: text(1, 200).optional().describe('the new principal’s name; default agent'),
+    role: z.enum(['admin', 'member']).optional().describe('the new principal’s role; default member'),
+    label: text(0, 200).default('').describe('a note to tell tokens apart'),
   })
   .strict()
   .refine(
@@ -165,14 +165,21 @@ export const ListBranchesInput = z.object({ session: SessionId }).strict();
 export const BranchHistoryInput = z
   .object({ session: SessionId, branch: BranchName.describe('the branch whose head moves to list') })
   .strict();
-export const RevokeTokenInput = z.object({ token: TokenId }).strict();
+export const RevokeTokenInput = z
+  .object({ token: TokenId.describe('the token’s id (tk_…), not its secret') })
+  .strict();
 
 /** A person's decision on a held request. */
-export const DecisionInput = z.object({ approval: ApprovalId, note: text(0, 500).default('') }).strict();
-export const RevokeGrantInput = z.object({ grant: GrantId, reason: text(0, 500).default('') }).strict();
+export const DecisionInput = z
+  .object({ approval: ApprovalId, note: text(0, 500).default('').describe('a note for the audit log') })
+  .strict();
+export const RevokeGrantInput = z
+  .object({ grant: GrantId, reason: text(0, 500).default('').describe('why, for the audit log') })
+  .strict();
 export const ApprovalStateFilter = z
   .enum(['pending', 'approved', 'denied', 'expired', 'used', 'all'])
-  .default('pending');
+  .default('pending')
+  .describe('which approvals: those in this state, or all');
 export const ListApprovalsInput = z.object({ state: ApprovalStateFilter }).strict();
 export const GetApprovalInput = z.object({ approval: ApprovalId }).strict();
 /** A credential's value: it travels only in a request body, never in a URL, and is never logged. */
@@ -222,7 +229,10 @@ export const GetGrantInput = z.object({ grant: GrantId }).strict();
 /** A grant a branch still to be made would get, checked and not issued (a fork checks them all first). */
 export const CheckGrantInput = AddGrantInput.omit({ branch: true });
 export const ListGrantsInput = z
-  .object({ session: SessionId.optional(), branch: BranchName.optional() })
+  .object({
+    session: SessionId.optional().describe('only grants of this session'),
+    branch: BranchName.optional().describe('only grants of branches of this name'),
+  })
   .strict();
 
 export type CreateSessionInput = z.input<typeof CreateSessionInput>;

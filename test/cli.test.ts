@@ -203,7 +203,7 @@ describe('cairn CLI on a local store', () => {
     expect(doc(initialised).store).toBe(join(home, '.local', 'share', 'cairn'));
   });
 
-  it('exit codes: usage 2, not found 3, conflict 4, bad input 5, no store 7', async () => {
+  it('exit codes: usage 2 (and input refused before the store opens), not found 3, conflict 4, bad input 5, no store 7', async () => {
     const [unknown, badFlag, noSession, noKind, missing, conflict, badJson, badStdin, badNumber, noStore] =
       await Promise.all([
         fails(['nonsense'], 2),
@@ -216,7 +216,7 @@ describe('cairn CLI on a local store', () => {
         fails(['log', 'append', session, '--kind', 'x', '--payload', '-', '--store', store], 5, {
           input: 'not json',
         }),
-        fails(['log', 'show', session, '--limit', 'ten', '--store', store], 5),
+        fails(['log', 'show', session, '--limit', 'ten', '--store', store], 2),
         fails(['session', 'ls', '--store', join(work, 'absent')], 7),
       ]);
     expect(unknown.code).toBe('USAGE');
@@ -845,7 +845,7 @@ describe('the keys through a server (--url)', () => {
       expect(twice.code).toBe(4);
       expect(doc(twice).error.code).toBe('CONFLICT');
       expect(doc(await remote(['approvals', 'ls'])).approvals).toEqual([]);
-      expect(doc(await remote(['approvals', 'ls', '--all'])).approvals).toHaveLength(2);
+      expect(doc(await remote(['approvals', 'ls', '--state', 'all'])).approvals).toHaveLength(2);
       const grants = doc(await remote(['grant', 'ls', '--session', session.id])).grants as Doc[];
       expect(grants.map((g) => [g.id, g.state])).toEqual([[grant.id, 'active']]);
       expect(doc(await remote(['grant', 'revoke', grant.id, '--reason', 'done'])).revoked).toEqual([

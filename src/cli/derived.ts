@@ -14,6 +14,7 @@ import { inputJsonSchema, wholeNumberText } from '../contract/json-schema.js';
 import { type OpSpec, opTitle } from '../contract/spec.js';
 import { isCairnError } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { ID_PREFIXES } from '../ids.js';
 import { parseInput } from '../validate.js';
 import { listFlag, parseJsonText, stringFlag } from './args.js';
 import type { FabricCommand, FlagSpec, FlagValues } from './command.js';
@@ -28,6 +29,7 @@ interface Property {
   additionalProperties?: unknown;
   description?: string;
   default?: unknown;
+  pattern?: string;
 }
 
 /**
@@ -89,11 +91,18 @@ function helpOf(p: Property, kind: FieldKind, keys: string[] | undefined): strin
   return parts.filter((part) => part !== '').join('; ');
 }
 
-function placeholder(kind: FieldKind, flag: string): string {
+/** The kind of id a pattern takes (`^ev_…` → EVENT), by the prefixes of ids.ts. */
+const ID_NOUNS = new Map<string, string>(
+  Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind.toUpperCase()]),
+);
+
+function placeholder(kind: FieldKind, flag: string, p: Property): string {
   if (kind === 'number') return 'N';
   if (kind === 'json') return 'JSON';
   if (kind === 'pairs') return 'KIND:VALUE';
-  return flag.toUpperCase().replace(/-/g, '_');
+  const pattern = p.pattern ?? p.items?.pattern;
+  const noun = pattern === undefined ? undefined : ID_NOUNS.get(/^\^([a-z]{2})_/.exec(pattern)?.[1] ?? '');
+  return noun ?? flag.toUpperCase().replace(/-/g, '_');
 }
 
 const derived = new WeakMap<OpSpec, CliFields>();
@@ -123,7 +132,7 @@ export function cliFieldsOf(operation: OpSpec): CliFields {
       name,
       type: kind === 'boolean' ? 'boolean' : 'string',
       help: helpOf(p, kind, keys),
-      ...(kind !== 'boolean' ? { value: placeholder(kind, name) } : {}),
+      ...(kind !== 'boolean' ? { value: placeholder(kind, name, p) } : {}),
       ...(required.has(field) ? { required: true } : {}),
       ...(kind === 'list' || kind === 'pairs' ? { multiple: true } : {}),
     };
@@ -194,9 +203,14 @@ export type Format<T = never> = (answer: T, input: Record<string, unknown>) => s
 /**
  * The command of an operation with a CLI binding: arguments and flags from
  * its schema, the input checked before anything is opened, the operation
- * run through the fabric, the answer printed by `format`.
+ * run through the fabric, the answer printed by `format` (and with `--json`
+ * as it came, or as `document` puts it: a list answer named with its input).
  */
-export function operationCommand<T>(operation: OpSpec, format: Format<T>): FabricCommand {
+export function operationCommand<T>(
+  operation: OpSpec,
+  format: Format<T>,
+  document?: (answer: T, input: Record<string, unknown>) => unknown,
+): FabricCommand {
   const binding = operation.cli;
   if (!binding) throw new Error(`${operation.name} has no CLI binding`);
   const { args, flags } = cliFieldsOf(operation);
@@ -215,7 +229,7 @@ export function operationCommand<T>(operation: OpSpec, format: Format<T>): Fabri
       const input = inputOf(operation, values, positionals);
       const call = (fabric as unknown as Record<string, (input: unknown) => Promise<T>>)[operation.name];
       const answer = await (call as (input: unknown) => Promise<T>).call(fabric, input);
-      out.result(answer, format(answer, input));
+      out.result(document ? document(answer, input) : answer, format(answer, input));
       return EXIT.ok;
     },
   };
@@ -223,13 +237,17 @@ export function operationCommand<T>(operation: OpSpec, format: Format<T>): Fabri
 
 /** The command line's input, validated by the operation's own schema; a refusal is a usage error (exit 2). */
 export function checkedInput(operation: OpSpec, values: FlagValues, positionals: string[]): unknown {
-  return tableInput(operation, inputOf(operation, values, positionals));
+  return tableInput(operation, () => inputOf(operation, values, positionals));
 }
 
-/** `input` as the operation's schema takes it, or its refusal (the table's message) as a usage error: exit 2. */
-export function tableInput<O extends OpSpec>(operation: O, input: unknown): z.output<O['input']> {
+/**
+ * The input `make` gives, as the operation's schema takes it; a refusal —
+ * a malformed number or JSON text, or the schema's (the table's message) —
+ * is a usage error: exit 2, with the operation's code.
+ */
+export function tableInput<O extends OpSpec>(operation: O, make: () => unknown): z.output<O['input']> {
   try {
-    return parseInput(operation.input, input, opTitle(operation.name)) as z.output<O['input']>;
+    return parseInput(operation.input, make(), opTitle(operation.name)) as z.output<O['input']>;
   } catch (error) {
     if (isCairnError(error) && error.code === 'INVALID_ARGUMENT') throw InputRefused.from(error);
     throw error;

@@ -1,11 +1,19 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { z } from 'zod';
 import { conflict, invalidArgument, unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
+import { KEYS_CONTRACT } from '../keys/contract.js';
 import { MasterKey } from '../keys/crypto.js';
 import type { Approval } from '../keys/keys.js';
+import type { Credential } from '../keys/types.js';
+
+type GrantWithState = z.output<typeof GrantShape>;
+
+import type { DeletedCredential, GrantWithState as GrantShape, RevokedGrants } from '../ops/shapes.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
+import { operationCommand } from './derived.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
 import { EXIT, isoTime, table } from './output.js';
@@ -178,46 +186,6 @@ const credRotate: FabricCommand = {
   },
 };
 
-const credRemove: FabricCommand = {
-  target: 'fabric',
-  names: ['cred', 'rm'],
-  args: ['NAME'],
-  flags: [],
-  summary: 'delete a credential: its sealed values are erased and every grant on it revoked',
-  async run(fabric, call) {
-    const done = await fabric.deleteCredential({ name: call.positionals[0]! });
-    call.out.result(
-      done,
-      `credential ${done.credential} deleted; ${done.revokedGrants.length} grants revoked`,
-    );
-    return EXIT.ok;
-  },
-};
-
-const credList: FabricCommand = {
-  target: 'fabric',
-  names: ['cred', 'ls'],
-  args: [],
-  flags: [],
-  summary: 'list credentials (names, kinds, upstreams; never values)',
-  async run(fabric, call) {
-    const { credentials } = await fabric.listCredentials();
-    call.out.result(
-      { credentials },
-      table(
-        credentials.map((c) => [
-          c.name,
-          c.kind,
-          c.upstream || '-',
-          c.sandboxUpstream ? `sandbox ${c.sandboxUpstream}` : '-',
-          `v${c.version}`,
-        ]),
-      ),
-    );
-    return EXIT.ok;
-  },
-};
-
 /** `grant add` after its session is known. */
 async function addGrant(fabric: Fabric, call: Invocation, session: string): Promise<number> {
   const hosts = listFlag(call.values, 'host');
@@ -290,53 +258,6 @@ const grantAdd: FabricCommand = {
   },
 };
 
-const grantList: FabricCommand = {
-  target: 'fabric',
-  names: ['grant', 'ls'],
-  args: [],
-  flags: [
-    { name: 'session', type: 'string', value: 'S', help: 'only this session' },
-    { name: 'branch', type: 'string', value: 'B', help: 'only this branch' },
-  ],
-  summary: 'list grants with their state (active, revoked, expired, exhausted)',
-  async run(fabric, call) {
-    const { grants } = await fabric.listGrants({
-      session: stringFlag(call.values, 'session'),
-      branch: stringFlag(call.values, 'branch'),
-    });
-    call.out.result(
-      { grants },
-      table(
-        grants.map((g) => [
-          g.id,
-          g.branch,
-          g.credential,
-          `${g.mode}${g.approval === 'each-write' ? '+each-write' : ''}`,
-          g.state,
-          g.parent ? `narrows ${g.parent}` : 'root',
-        ]),
-      ),
-    );
-    return EXIT.ok;
-  },
-};
-
-const grantRevoke: FabricCommand = {
-  target: 'fabric',
-  names: ['grant', 'revoke'],
-  args: ['GRANT'],
-  flags: [{ name: 'reason', type: 'string', value: 'R', help: 'why, for the audit log' }],
-  summary: 'revoke a grant and every grant narrowed from it',
-  async run(fabric, call) {
-    const done = await fabric.revokeGrant({
-      grant: call.positionals[0]!,
-      reason: stringFlag(call.values, 'reason') ?? '',
-    });
-    call.out.result(done, `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`);
-    return EXIT.ok;
-  },
-};
-
 const proxy: StoreCommand = {
   target: 'store',
   createsStore: false,
@@ -395,6 +316,17 @@ const proxy: StoreCommand = {
   },
 };
 
+const grantRow = (g: GrantWithState) => [
+  g.id,
+  g.branch,
+  g.credential,
+  `${g.mode}${g.approval === 'each-write' ? '+each-write' : ''}`,
+  g.state,
+  g.parent ? `narrows ${g.parent}` : 'root',
+];
+
+const decided = (a: Approval) => `${a.id}: ${a.state} (${a.method} ${a.url}, branch ${a.branch})`;
+
 function approvalLines(approvals: Approval[]): string[] {
   return approvals.flatMap((a) => [
     `${a.id}  ${a.state}  ${a.branch}  ${a.credential}  ${a.method} ${a.url}  (expires ${isoTime(a.expiresAt)})`,
@@ -404,57 +336,41 @@ function approvalLines(approvals: Approval[]): string[] {
   ]);
 }
 
-const approvalsList: FabricCommand = {
-  target: 'fabric',
-  names: ['approvals', 'ls'],
-  args: [],
-  flags: [{ name: 'all', type: 'boolean', help: 'every approval, not only pending ones' }],
-  summary: 'writes waiting for a person: branch, credential, method, URL, redacted body preview',
-  async run(fabric, call) {
-    const { approvals } = await fabric.listApprovals({ state: call.values.all === true ? 'all' : 'pending' });
-    call.out.result(
-      { approvals },
-      approvals.length === 0 ? 'no approvals waiting' : approvalLines(approvals),
-    );
-    return EXIT.ok;
-  },
-};
-
-function decision(verdict: 'approve' | 'deny'): FabricCommand {
-  return {
-    target: 'fabric',
-    names: [verdict],
-    args: ['APPROVAL'],
-    flags: [{ name: 'note', type: 'string', value: 'TEXT', help: 'a note for the audit log' }],
-    summary:
-      verdict === 'approve'
-        ? 'let exactly one held write through (once; the proxy sends it)'
-        : 'refuse one held write: the agent gets 403, nothing is sent',
-    async run(fabric, call) {
-      const decided = await fabric[verdict]({
-        approval: call.positionals[0]!,
-        note: stringFlag(call.values, 'note') ?? '',
-      });
-      call.out.result(
-        decided,
-        `${decided.id}: ${decided.state} (${decided.method} ${decided.url}, branch ${decided.branch})`,
-      );
-      return EXIT.ok;
-    },
-  };
-}
-
 export const KEYS_COMMANDS: (StoreCommand | FabricCommand)[] = [
   credKeygen,
   credAdd,
   credRotate,
-  credRemove,
-  credList,
+  operationCommand(
+    KEYS_CONTRACT.deleteCredential,
+    (done: z.output<typeof DeletedCredential>) =>
+      `credential ${done.credential} deleted; ${done.revokedGrants.length} grants revoked`,
+  ),
+  operationCommand(KEYS_CONTRACT.listCredentials, ({ credentials }: { credentials: Credential[] }) =>
+    table(
+      credentials.map((c) => [
+        c.name,
+        c.kind,
+        c.upstream || '-',
+        c.sandboxUpstream ? `sandbox ${c.sandboxUpstream}` : '-',
+        `v${c.version}`,
+      ]),
+    ),
+  ),
   grantAdd,
-  grantList,
-  grantRevoke,
+  operationCommand(KEYS_CONTRACT.listGrants, ({ grants }: { grants: GrantWithState[] }) =>
+    table(grants.map(grantRow)),
+  ),
+  operationCommand(KEYS_CONTRACT.getGrant, (g: GrantWithState) => table([grantRow(g)])),
+  operationCommand(
+    KEYS_CONTRACT.revokeGrant,
+    (done: z.output<typeof RevokedGrants>) =>
+      `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`,
+  ),
   proxy,
-  approvalsList,
-  decision('approve'),
-  decision('deny'),
+  operationCommand(KEYS_CONTRACT.listApprovals, ({ approvals }: { approvals: Approval[] }) =>
+    approvals.length === 0 ? 'no approvals waiting' : approvalLines(approvals),
+  ),
+  operationCommand(KEYS_CONTRACT.getApproval, (a: Approval) => approvalLines([a])),
+  operationCommand(KEYS_CONTRACT.approve, decided),
+  operationCommand(KEYS_CONTRACT.deny, decided),
 ];

@@ -39,6 +39,11 @@ export const MEMORY_COMMANDS: FabricCommand[] = [
   operationCommand(MEMORY_CONTRACT.quarantineMemory, recordLines),
   operationCommand(MEMORY_CONTRACT.promoteMemory, recordLines),
   operationCommand(
+    MEMORY_CONTRACT.reindexMemory,
+    (a: { model: string; indexed: number; remaining: number }) =>
+      `indexed ${a.indexed} record(s) in ${a.model}; ${a.remaining} still without a vector`,
+  ),
+  operationCommand(
     MEMORY_CONTRACT.forgetMemory,
     (answer: { preview: boolean; records: string[]; versions: number; indexEntries: number }) => [
       `${answer.preview ? 'would forget' : 'forgot'} ${answer.records.length} record(s), ${answer.versions} version(s), ${answer.indexEntries} index entr${answer.indexEntries === 1 ? 'y' : 'ies'}:`,

@@ -187,10 +187,10 @@ const checkpoint: DeskCommand = {
 };
 
 function checkpointInput(call: Invocation) {
-  return tableInput(UNIT_CONTRACT.checkpoint, {
+  return tableInput(UNIT_CONTRACT.checkpoint, () => ({
     label: stringFlag(call.values, 'label'),
     checks: listFlag(call.values, 'check'),
-  });
+  }));
 }
 
 const restore: DeskCommand = {

@@ -22,6 +22,11 @@ export const IDENTITY_CONTRACT = {
     runs: 'anywhere',
     input: schema.NoInput,
     output: shape.Identity,
+    cli: {
+      command: ['whoami'],
+      summary: 'show the tenant and principal the command acts as',
+      example: 'cairn whoami --url http://127.0.0.1:7411 --token-file ~/.cairn-token',
+    },
     http: { method: 'GET', path: '/v1/whoami' },
   }),
   createToken: spec({
@@ -33,6 +38,11 @@ export const IDENTITY_CONTRACT = {
     runs: 'anywhere',
     input: schema.CreateTokenInput,
     output: shape.CreatedToken,
+    cli: {
+      command: ['token', 'create'],
+      summary: 'mint a bearer token (printed once: Cairn keeps only its hash)',
+      example: 'cairn token create --kind agent --name worker --label ci',
+    },
     http: { method: 'POST', path: '/v1/tokens', status: 201 },
   }),
   revokeToken: spec({
@@ -45,6 +55,12 @@ export const IDENTITY_CONTRACT = {
     input: schema.RevokeTokenInput,
     output: shape.RevokedToken,
     invalidatesAuth: true,
+    cli: {
+      command: ['token', 'revoke'],
+      args: ['token'],
+      summary: 'revoke a token at once (members: their own; admins: any in the tenant)',
+      example: 'cairn token revoke tk_…',
+    },
     http: { method: 'POST', path: '/v1/tokens/{token}/revoke' },
   }),
 };

@@ -16,6 +16,11 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.ListCredentialsInput,
     output: shape.CredentialList,
+    cli: {
+      command: ['cred', 'ls'],
+      summary: 'list credentials (names, kinds, upstreams; never values)',
+      example: 'cairn cred ls',
+    },
     http: { method: 'GET', path: '/v1/credentials' },
   }),
   addCredential: spec({
@@ -50,6 +55,12 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.DeleteCredentialInput,
     output: shape.DeletedCredential,
+    cli: {
+      command: ['cred', 'rm'],
+      args: ['name'],
+      summary: 'delete a credential: its sealed values are erased and every grant on it revoked',
+      example: 'cairn cred rm github',
+    },
     http: { method: 'POST', path: '/v1/credentials/{name}/delete' },
   }),
   addGrant: spec({
@@ -73,6 +84,11 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.ListApprovalsInput,
     output: shape.ApprovalList,
+    cli: {
+      command: ['approvals', 'ls'],
+      summary: 'writes waiting for a person: branch, credential, method, URL, redacted body preview',
+      example: 'cairn approvals ls --state all',
+    },
     http: { method: 'GET', path: '/v1/approvals' },
   }),
   getApproval: spec({
@@ -84,6 +100,12 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.GetApprovalInput,
     output: shape.Approval,
+    cli: {
+      command: ['approvals', 'show'],
+      args: ['approval'],
+      summary: 'show one held write: method, URL, body digest and redacted preview',
+      example: 'cairn approvals show ap_…',
+    },
     http: { method: 'GET', path: '/v1/approvals/{approval}' },
   }),
   approve: spec({
@@ -95,6 +117,12 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.DecisionInput,
     output: shape.Approval,
+    cli: {
+      command: ['approve'],
+      args: ['approval'],
+      summary: 'let exactly one held write through (once; the proxy sends it)',
+      example: 'cairn approve ap_… --note "checked the amount"',
+    },
     http: { method: 'POST', path: '/v1/approvals/{approval}/approve' },
   }),
   deny: spec({
@@ -106,6 +134,12 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.DecisionInput,
     output: shape.Approval,
+    cli: {
+      command: ['deny'],
+      args: ['approval'],
+      summary: 'refuse one held write: the agent gets 403, nothing is sent',
+      example: 'cairn deny ap_… --note "wrong customer"',
+    },
     http: { method: 'POST', path: '/v1/approvals/{approval}/deny' },
   }),
   getGrant: spec({
@@ -117,6 +151,12 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.GetGrantInput,
     output: shape.Grant,
+    cli: {
+      command: ['grant', 'show'],
+      args: ['grant'],
+      summary: 'show a grant: what it allows, on whose behalf, until when',
+      example: 'cairn grant show gr_…',
+    },
     http: { method: 'GET', path: '/v1/grants/{grant}' },
   }),
   checkGrant: spec({
@@ -140,6 +180,11 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.ListGrantsInput,
     output: shape.GrantList,
+    cli: {
+      command: ['grant', 'ls'],
+      summary: 'list grants with their state (active, revoked, expired, exhausted)',
+      example: 'cairn grant ls --session ss_… --branch main',
+    },
     http: { method: 'GET', path: '/v1/grants' },
   }),
   revokeGrant: spec({
@@ -151,6 +196,12 @@ export const KEYS_CONTRACT = {
     runs: 'anywhere',
     input: schema.RevokeGrantInput,
     output: shape.RevokedGrants,
+    cli: {
+      command: ['grant', 'revoke'],
+      args: ['grant'],
+      summary: 'revoke a grant and every grant narrowed from it',
+      example: 'cairn grant revoke gr_… --reason "task done"',
+    },
     http: { method: 'POST', path: '/v1/grants/{grant}/revoke' },
   }),
 };

@@ -22,6 +22,11 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.CreateSessionInput,
     output: shape.Session,
+    cli: {
+      command: ['session', 'new'],
+      summary: 'create a session (with an empty main branch)',
+      example: 'cairn session new --title "fix the flaky test" --meta \'{"ticket":"CX-12"}\'',
+    },
     http: { method: 'POST', path: '/v1/sessions', status: 201 },
   }),
   listSessions: spec({
@@ -38,6 +43,11 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.ListSessionsInput,
     output: shape.SessionPage,
+    cli: {
+      command: ['session', 'ls'],
+      summary: 'list sessions, oldest first',
+      example: 'cairn session ls --limit 20',
+    },
     http: { method: 'GET', path: '/v1/sessions' },
   }),
   getSession: spec({
@@ -83,6 +93,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.ReadBranchInput,
     output: shape.EventPage,
+    cli: {
+      command: ['log', 'show'],
+      args: ['session'],
+      summary: 'show the events of a branch, root to head: seq, id, kind, actor, payload',
+      example: 'cairn log show ss_… --branch main --from 1 --limit 50',
+    },
     http: { method: 'GET', path: '/v1/sessions/{session}/branches/{branch}/events' },
   }),
   getEvent: spec({
@@ -98,6 +114,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.GetEventInput,
     output: shape.CairnEvent,
+    cli: {
+      command: ['event', 'show'],
+      args: ['event'],
+      summary: 'show one event: session, branch, seq, kind, actor, payload',
+      example: 'cairn event show ev_…',
+    },
     http: { method: 'GET', path: '/v1/events/{event}' },
   }),
   fork: spec({
@@ -114,6 +136,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.ForkInput,
     output: shape.Branch,
+    cli: {
+      command: ['branch', 'fork'],
+      args: ['session'],
+      summary: 'start a new branch at an event; nothing is copied',
+      example: 'cairn branch fork ss_… --at ev_… --name try-b',
+    },
     http: { method: 'POST', path: '/v1/sessions/{session}/branches', status: 201 },
   }),
   rewind: spec({
@@ -125,6 +153,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.RewindInput,
     output: shape.Branch,
+    cli: {
+      command: ['branch', 'rewind'],
+      args: ['session', 'branch'],
+      summary: 'move a branch head back to an event on its path (the old head stays readable)',
+      example: 'cairn branch rewind ss_… main --to ev_…',
+    },
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/rewind' },
   }),
   moveHead: spec({
@@ -137,6 +171,13 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.MoveHeadInput,
     output: shape.Branch,
+    cli: {
+      command: ['branch', 'move'],
+      args: ['session', 'branch'],
+      summary:
+        'move a branch head to any event of its session: back, forward or onto another line (recorded)',
+      example: 'cairn branch move ss_… main --to ev_… --if-head ev_…',
+    },
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/move' },
   }),
   readPath: spec({
@@ -153,6 +194,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.ReadPathInput,
     output: shape.EventPage,
+    cli: {
+      command: ['log', 'path'],
+      args: ['to'],
+      summary: 'show the path from the root to an event, whatever branch heads point at',
+      example: 'cairn log path ev_… --limit 50',
+    },
     http: { method: 'GET', path: '/v1/events/{to}/path' },
   }),
   listBranches: spec({
@@ -168,6 +215,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.ListBranchesInput,
     output: shape.BranchList,
+    cli: {
+      command: ['branch', 'ls'],
+      args: ['session'],
+      summary: 'list the branches of a session: name, head seq, head event, fork point',
+      example: 'cairn branch ls ss_…',
+    },
     http: { method: 'GET', path: '/v1/sessions/{session}/branches' },
   }),
   branchHistory: spec({
@@ -184,6 +237,12 @@ export const LOG_CONTRACT = {
     runs: 'anywhere',
     input: schema.BranchHistoryInput,
     output: shape.RefLog,
+    cli: {
+      command: ['branch', 'history'],
+      args: ['session', 'branch'],
+      summary: 'show how a branch head moved (create, fork, rewind, move), oldest first',
+      example: 'cairn branch history ss_… main',
+    },
     http: { method: 'GET', path: '/v1/sessions/{session}/branches/{branch}/history' },
   }),
 };

@@ -188,6 +188,11 @@ export const MEMORY_CONTRACT = {
     runs: 'anywhere',
     input: m.ReindexInput,
     output: m.ReindexAnswer,
+    cli: {
+      command: ['memory', 'reindex'],
+      summary: 'embed records that have no vector yet (with the store’s embedding function)',
+      example: 'cairn memory reindex --limit 500',
+    },
     http: { method: 'POST', path: '/v1/memory/reindex' },
   }),
   forgetMemory: spec({

@@ -160,8 +160,8 @@ export const ForgetInput = z
 export const ListInput = z
   .object({
     scope: Scope,
-    branch: Branch.default('main'),
-    limit: z.number().int().min(1).max(1000).default(100),
+    branch: Branch.default('main').describe('with a session scope: the branch whose view to list'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('how many records at most'),
     minTrust: MinTrust,
   })
   .strict();
@@ -186,7 +186,11 @@ export const DropBranchInput = z
   })
   .strict();
 
-export const ReindexInput = z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict();
+export const ReindexInput = z
+  .object({
+    limit: z.number().int().min(1).max(1000).default(200).describe('how many records to embed in this call'),
+  })
+  .strict();
 export const ReindexAnswer = z.object({
   model: z.string(),
   indexed: z.number().int(),
