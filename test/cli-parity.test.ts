@@ -203,7 +203,7 @@ describe('the CLI and the operation table', () => {
       const fields = Object.keys(inputJsonSchema(operation).properties ?? {});
       // Both ways: every field is an argument or a flag, and every argument and flag is a field.
       expect([...args.map((a) => a.field), ...flags.map((f) => f.field)].sort()).toEqual([...fields].sort());
-      expect(command?.args).toEqual(args.map((a) => a.field.toUpperCase()));
+      expect(command?.args).toEqual(args.map((a) => a.shown));
       expect(flagNames(command as Command).sort()).toEqual(flags.map((f) => `--${f.flag.name}`).sort());
       for (const f of flags) expect(f.flag.help, `${operation.name} --${f.flag.name} has help`).not.toBe('');
       expect(operation.cli.example.startsWith(`cairn ${operation.cli.command.join(' ')}`)).toBe(true);
@@ -229,5 +229,69 @@ describe('the CLI and the operation table', () => {
           `${words} ${flag}: a field or a stated extra`,
         ).toBe(true);
     }
+  });
+});
+
+describe('help and mistakes', () => {
+  /** Runs `cairn …` in this process; what it printed and its exit code. */
+  async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const { main } = await import('../src/cli/main.js');
+    const { PassThrough } = await import('node:stream');
+    const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+    const chunks = { stdout: '', stderr: '' };
+    stdout.on('data', (c) => (chunks.stdout += c));
+    stderr.on('data', (c) => (chunks.stderr += c));
+    const code = await main(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: '/' });
+    return { code, ...chunks };
+  }
+
+  it('every command has an example that runs it', () => {
+    for (const command of COMMANDS)
+      expect(command.example ?? '', command.names.join(' ')).toContain(`cairn ${command.names.join(' ')}`);
+  });
+
+  it('lists the commands by feature, and each command’s help shows its example', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    for (const title of ['the unit of work', 'the session log', 'memory:', 'the desk', 'the keys'])
+      expect(help.stdout).toContain(title);
+    expect(help.stdout).not.toContain('\nother:');
+    const recall = await run(['help', 'memory', 'recall']);
+    expect(recall.stdout).toContain('example:\n  cairn memory recall');
+  });
+
+  it('says what was meant: an unknown command, subcommand or flag', async () => {
+    const command = await run(['sesion', 'ls']);
+    expect(command).toMatchObject({ code: 2 });
+    expect(command.stderr).toContain('did you mean session?');
+    const sub = await run(['memory', 'recal', 'x']);
+    expect(sub.stderr).toContain('did you mean cairn memory recall?');
+    const flag = await run(['memory', 'recall', 'x', '--scope', 'user:a', '--min-trst', 'trusted']);
+    expect(flag).toMatchObject({ code: 2 });
+    expect(flag.stderr).toContain('did you mean --min-trust?');
+    // Nothing near: no guess.
+    expect((await run(['zzzzzz'])).stderr).not.toContain('did you mean');
+  });
+
+  it('refuses input the schema refuses before a store is opened: exit 2, the operation’s code and message', async () => {
+    const store = '/nonexistent/cairn-store-never-made';
+    const refused = await run([
+      'memory',
+      'recall',
+      'x',
+      '--scope',
+      'user:a',
+      '--k',
+      '101',
+      '--json',
+      '--store',
+      store,
+    ]);
+    expect(refused.code).toBe(2);
+    const { error } = JSON.parse(refused.stdout);
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain('recall: k:');
+    // The store was never looked for: a bad store would have been UNAVAILABLE (7).
+    expect(refused.stderr).not.toContain(store);
   });
 });

@@ -3,6 +3,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { invalidArgument, isCairnError } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
 import { type Command, type FlagValues, type Invocation, usageLine } from './command.js';
+import { didYouMean } from './help.js';
 import { UsageError } from './output.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -48,11 +49,23 @@ export function findCommand(argv: string[], commands: Command[]): Lookup {
   const first = words[0];
   if (!first) return { kind: 'none', rest: argv };
   const matches = commands.filter((c) => c.names[0] === first.word);
-  if (matches.length === 0)
-    throw new UsageError(`unknown command "${first.word}": run \`cairn help\` to list the commands`);
+  if (matches.length === 0) {
+    const words = [...new Set(commands.map((c) => c.names[0] as string)), 'help'];
+    throw new UsageError(
+      `unknown command "${first.word}"${didYouMean(first.word, words)}: run \`cairn help\` to list the commands`,
+    );
+  }
   const second = words[1];
   const command = matches.find((c) => c.names.length === 1 || c.names[1] === second?.word);
-  if (!command) return { kind: 'group', group: first.word, rest: without(argv, [first.index]) };
+  if (!command) {
+    if (second && !second.word.startsWith('-')) {
+      const subcommands = matches.map((c) => c.names[1] as string);
+      throw new UsageError(
+        `unknown command "cairn ${first.word} ${second.word}"${didYouMean(second.word, subcommands, (w) => `cairn ${first.word} ${w}`)}: run \`cairn help ${first.word}\` to list them`,
+      );
+    }
+    return { kind: 'group', group: first.word, rest: without(argv, [first.index]) };
+  }
   const used = command.names.length === 1 ? [first.index] : [first.index, second!.index];
   return { kind: 'command', command, rest: without(argv, used) };
 }
@@ -73,7 +86,7 @@ export function parseCommandLine(
   try {
     parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: true }) as typeof parsed;
   } catch (error) {
-    throw new UsageError(`${describeParseError(error)}: usage: ${usageLine(command)}`);
+    throw new UsageError(`${describeParseError(error, Object.keys(options))}: usage: ${usageLine(command)}`);
   }
   return parsed;
 }
@@ -96,11 +109,12 @@ export function checkArity(command: Command, values: FlagValues, positionals: st
   }
 }
 
-function describeParseError(error: unknown): string {
+function describeParseError(error: unknown, flags: string[]): string {
   const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
   const code = (error as { code?: string }).code;
   const option = /'(-[^' ]+)/.exec(message)?.[1];
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown flag ${option}`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
+    return `unknown flag ${option}${didYouMean(option.replace(/^-+/, ''), flags, (f) => `--${f}`)}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
     if (message.includes('argument missing')) return `flag ${option} needs a value`;
     if (message.includes('does not take an argument')) return `flag ${option} takes no value`;

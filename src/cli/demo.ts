@@ -38,6 +38,7 @@ export const demo: StoreCommand = {
   target: 'store',
   createsStore: true,
   names: ['demo'],
+  example: 'cairn demo',
   args: [],
   flags: [],
   summary:

@@ -50,7 +50,8 @@ export interface FieldFlag {
 
 /** How a command line maps onto an operation's input: positional arguments, then flags. */
 export interface CliFields {
-  args: { field: string; kind: FieldKind }[];
+  /** `shown`: the argument's name in usage (the field's, or its binding's name for it, upper-case). */
+  args: { field: string; kind: FieldKind; shown: string }[];
   flags: FieldFlag[];
 }
 
@@ -120,7 +121,11 @@ export function cliFieldsOf(operation: OpSpec): CliFields {
   for (const field of positional)
     if (!(field in properties)) throw new Error(`${operation.name}: argument ${field} is not an input field`);
   const fields: CliFields = {
-    args: positional.map((field) => ({ field, kind: kindOf(properties[field] as Property) })),
+    args: positional.map((field) => ({
+      field,
+      kind: kindOf(properties[field] as Property),
+      shown: (binding.flags?.[field] ?? field).toUpperCase(),
+    })),
     flags: [],
   };
   for (const [field, p] of Object.entries(properties)) {
@@ -217,7 +222,7 @@ export function operationCommand<T>(
   return {
     target: 'fabric',
     names: [...binding.command],
-    args: args.map((a) => a.field.toUpperCase()),
+    args: args.map((a) => a.shown),
     flags: flags.map((f) => f.flag),
     summary: binding.summary ?? operation.summary.charAt(0).toLowerCase() + operation.summary.slice(1),
     ...(binding.example ? { example: binding.example } : {}),

@@ -176,6 +176,7 @@ const attach: DeskCommand = {
   target: 'desk',
   createsStore: true,
   names: ['ws', 'attach'],
+  example: 'cairn ws attach . --session ss_…',
   args: ['DIR'],
   flags: [
     { name: 'session', type: 'string', value: 'S', help: 'bind to this session (default: a new one)' },
@@ -203,6 +204,7 @@ const checkpoint: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'checkpoint'],
+  example: 'cairn ws checkpoint',
   args: [],
   flags: [
     WS_FLAG,
@@ -224,6 +226,7 @@ const list: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'ls'],
+  example: 'cairn ws ls',
   args: [],
   flags: [{ ...WS_FLAG, help: 'list the snapshots of this workspace (id or directory)' }],
   summary: 'list workspaces, or with --ws the snapshots of one',
@@ -250,6 +253,7 @@ const restore: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'restore'],
+  example: 'cairn ws restore sn_… --preview',
   args: ['SNAPSHOT'],
   flags: [
     WS_FLAG,
@@ -297,6 +301,7 @@ const diff: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'diff'],
+  example: 'cairn ws diff sn_… --stat',
   args: ['SNAPSHOT'],
   flags: [
     {
@@ -339,6 +344,7 @@ const fork: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'fork'],
+  example: 'cairn ws fork ../try-b --branch try-b',
   args: ['DIR'],
   flags: [
     WS_FLAG,
@@ -381,6 +387,7 @@ const merge: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'merge'],
+  example: 'cairn ws merge ../try-b',
   args: ['FROM'],
   flags: [{ ...WS_FLAG, name: 'into', help: 'workspace to merge into (default: the current directory)' }],
   summary: 'three-way merge of workspace FROM into another; conflicts are written with markers',
@@ -408,6 +415,7 @@ const detach: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'detach'],
+  example: 'cairn ws detach',
   args: [],
   flags: [
     WS_FLAG,
@@ -428,6 +436,7 @@ const verify: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['ws', 'verify'],
+  example: 'cairn ws verify',
   args: [],
   flags: [],
   summary: 're-hash every object reachable from every snapshot; report the first corrupt or missing one',
@@ -449,6 +458,7 @@ const gc: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['gc'],
+  example: 'cairn gc --keep-last 20',
   args: [],
   flags: [
     {

@@ -12,6 +12,7 @@ const doctor: StoreCommand = {
   createsStore: false,
   reportsPermissions: true,
   names: ['doctor'],
+  example: 'cairn doctor --fix',
   args: [],
   flags: [
     {

@@ -51,6 +51,7 @@ function sessionLines(session: Session): string[] {
 const sessionShow: FabricCommand = {
   target: 'fabric',
   names: ['session', 'show'],
+  example: 'cairn session show ss_…',
   args: ['SESSION'],
   flags: [],
   summary: 'show a session and its branches',
@@ -71,6 +72,7 @@ const sessionShow: FabricCommand = {
 const logAppend: FabricCommand = {
   target: 'fabric',
   names: ['log', 'append'],
+  example: 'cairn log append ss_… --kind tool.call --payload \'{"tool":"grep"}\' --key call-7',
   args: ['SESSION'],
   flags: [
     {
@@ -138,6 +140,7 @@ function verdict(reports: AuditReport[], out: Output): number {
 const auditVerify: FabricCommand = {
   target: 'fabric',
   names: ['audit', 'verify'],
+  example: 'cairn audit verify',
   args: [],
   flags: [],
   summary:

@@ -25,15 +25,46 @@ function commandList(commands: Command[]): string[] {
   return commands.map((c) => `  ${synopsis(c).padEnd(width)}${c.summary}`);
 }
 
+/** The feature each command's first word belongs to, in the order the main help lists them. */
+const FEATURES: Array<[string, string[]]> = [
+  [
+    'the unit of work (mind + desk + keys)',
+    ['checkpoint', 'restore', 'fork', 'status', 'exec', 'step', 'keep', 'abandon'],
+  ],
+  ['the session log', ['session', 'log', 'event', 'branch']],
+  ['memory', ['memory']],
+  ['the desk (workspace files)', ['ws', 'gc', 'watch']],
+  ['the keys (credentials, grants, approvals)', ['cred', 'grant', 'approvals', 'approve', 'deny', 'proxy']],
+  ['identity and audit', ['whoami', 'token', 'tenant', 'audit']],
+  ['the store and its servers', ['init', 'doctor', 'serve', 'mcp', 'demo']],
+];
+
+/** Commands by feature; a command whose word no feature names is listed last, under "other". */
+function grouped(commands: Command[]): Array<[string, Command[]]> {
+  const groups = FEATURES.map(([title, words]): [string, Command[]] => [
+    title,
+    commands.filter((c) => words.includes(c.names[0] as string)),
+  ]);
+  const known = new Set(FEATURES.flatMap(([, words]) => words));
+  const other = commands.filter((c) => !known.has(c.names[0] as string));
+  return [...groups, ...(other.length > 0 ? [['other', other] as [string, Command[]]] : [])].filter(
+    ([, members]) => members.length > 0,
+  );
+}
+
 export function mainHelp(commands: Command[]): string {
+  const width = commandWidth(commands);
   return [
     'cairn: a persistence fabric for AI agents',
     '',
-    'usage: cairn COMMAND [ARGS] [FLAGS]',
+    'usage: cairn COMMAND [ARGS] [FLAGS]   (cairn help COMMAND: its flags and an example)',
     '',
-    'commands:',
-    ...commandList(commands),
-    `  ${'help [COMMAND]'.padEnd(commandWidth(commands))}show this help, or a command’s flags`,
+    ...grouped(commands).flatMap(([title, members]) => [
+      `${title}:`,
+      ...members.map((c) => `  ${synopsis(c).padEnd(width)}${c.summary}`),
+      '',
+    ]),
+    `  ${'help [COMMAND]'.padEnd(width)}show this help, or a command’s flags`,
     '',
     'flags every command takes:',
     ...flagLines(GLOBAL_FLAGS),
@@ -64,4 +95,34 @@ export function commandHelp(command: Command): string {
 export function groupHelp(group: string, commands: Command[]): string {
   const members = commands.filter((c) => c.names[0] === group);
   return [`usage: cairn ${group} SUBCOMMAND ...`, '', 'subcommands:', ...commandList(members), ''].join('\n');
+}
+
+/** The candidates closest to `word` (at most two edits, or a prefix of it), nearest first: for "did you mean". */
+export function closest(word: string, candidates: readonly string[]): string[] {
+  const scored = candidates
+    .map((c) => ({ c, d: c.startsWith(word) && word.length >= 2 ? 1 : editDistance(word, c) }))
+    .filter(({ d }) => d <= Math.min(2, Math.max(1, Math.floor(word.length / 3))))
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
+  return [...new Set(scored.map(({ c }) => c))].slice(0, 3);
+}
+
+/** " (did you mean X or Y?)", or nothing when no candidate is near. */
+export function didYouMean(word: string, candidates: readonly string[], show = (c: string) => c): string {
+  const near = closest(word, candidates);
+  return near.length === 0 ? '' : ` (did you mean ${near.map(show).join(' or ')}?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length] as number;
 }

@@ -73,6 +73,7 @@ const credKeygen: StoreCommand = {
   // Needs no store (and opens none).
   createsStore: true,
   names: ['cred', 'keygen'],
+  example: 'cairn cred keygen --out ~/.cairn-master-key',
   args: [],
   flags: [
     {
@@ -107,6 +108,8 @@ const credKeygen: StoreCommand = {
 const credAdd: FabricCommand = {
   target: 'fabric',
   names: ['cred', 'add'],
+  example:
+    'printf \'%s\' "$GITHUB_TOKEN" | cairn cred add github --kind bearer --upstream https://api.github.com',
   args: ['NAME'],
   flags: [
     {
@@ -169,6 +172,7 @@ const credAdd: FabricCommand = {
 const credRotate: FabricCommand = {
   target: 'fabric',
   names: ['cred', 'rotate'],
+  example: 'printf \'%s\' "$NEW_TOKEN" | cairn cred rotate github',
   args: ['NAME'],
   flags: [
     { name: 'sandbox', type: 'boolean', help: 'replace the sandbox value instead of the live one' },
@@ -217,6 +221,7 @@ async function addGrant(fabric: Fabric, call: Invocation, session: string): Prom
 const grantAdd: FabricCommand = {
   target: 'fabric',
   names: ['grant', 'add'],
+  example: 'cairn grant add --ws . --cred github --mode read --host api.github.com --ttl-ms 3600000',
   args: [],
   flags: [
     ...WS_OR_SESSION,
@@ -262,6 +267,7 @@ const proxy: StoreCommand = {
   target: 'store',
   createsStore: false,
   names: ['proxy'],
+  example: 'cairn proxy --port 7071 --master-key-file ~/.cairn-master-key',
   args: [],
   flags: [
     { name: 'host', type: 'string', value: 'H', help: 'address to listen on (default 127.0.0.1)' },

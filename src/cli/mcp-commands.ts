@@ -25,6 +25,7 @@ const mcp: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['mcp'],
+  example: 'cairn mcp',
   args: [],
   flags: [
     {

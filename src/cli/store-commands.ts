@@ -93,6 +93,7 @@ const init: StoreCommand = {
   target: 'store',
   createsStore: true,
   names: ['init'],
+  example: 'cairn init',
   args: [],
   flags: [],
   summary: 'create the store (if missing) and its local tenant and principal',
@@ -112,6 +113,7 @@ const tenantCreate: StoreCommand = {
   target: 'store',
   createsStore: false,
   names: ['tenant', 'create'],
+  example: 'cairn tenant create acme',
   args: ['NAME'],
   flags: [],
   summary: 'create a tenant in the local store and print its first admin token (shown once)',
@@ -207,6 +209,7 @@ const serve: StoreCommand = {
   target: 'store',
   createsStore: true,
   names: ['serve'],
+  example: 'cairn serve --port 7411',
   args: [],
   flags: [
     { name: 'host', type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },

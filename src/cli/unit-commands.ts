@@ -158,6 +158,7 @@ const checkpoint: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['checkpoint'],
+  example: 'cairn checkpoint --label "tests pass" --check "npm test"',
   args: [],
   flags: [
     WS_FLAG,
@@ -197,6 +198,7 @@ const restore: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['restore'],
+  example: 'cairn restore ev_… --preview',
   args: ['CHECKPOINT'],
   flags: [
     WS_FLAG,
@@ -237,6 +239,7 @@ const fork: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['fork'],
+  example: 'cairn fork ev_… --branches 3',
   args: ['CHECKPOINT'],
   flags: [
     WS_FLAG,
@@ -307,6 +310,7 @@ const exec: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['exec'],
+  example: 'cairn exec -- npm test',
   args: [],
   rest: 'CMD…',
   flags: [
@@ -395,6 +399,7 @@ const stepList: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['step', 'ls'],
+  example: 'cairn step ls',
   args: [],
   flags: [WS_FLAG],
   summary: 'list the recorded steps of the workspace’s branch',
@@ -416,6 +421,7 @@ const stepResolve: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['step', 'resolve'],
+  example: 'cairn step resolve 4 --result \'{"sent":true}\'',
   args: ['POSITION'],
   flags: [
     WS_FLAG,
@@ -449,6 +455,7 @@ const status: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['status'],
+  example: 'cairn status',
   args: [],
   flags: [WS_FLAG],
   summary:
@@ -474,6 +481,7 @@ const keep: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['keep'],
+  example: 'cairn keep try-b',
   args: ['BRANCH'],
   flags: [WS_FLAG],
   summary: 'mark a fork’s winner (of the session of --ws)',
@@ -490,6 +498,7 @@ const abandon: DeskCommand = {
   target: 'desk',
   createsStore: false,
   names: ['abandon'],
+  example: 'cairn abandon try-c --ttl-ms 86400000',
   args: ['BRANCH'],
   flags: [
     WS_FLAG,

@@ -121,6 +121,7 @@ const watch: StoreCommand = {
   target: 'store',
   createsStore: false,
   names: ['watch'],
+  example: 'cairn watch',
   args: [],
   flags: [],
   summary:

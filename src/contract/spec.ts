@@ -28,9 +28,9 @@ export interface HttpBinding {
 
 /**
  * An operation's command: its words, the input fields it takes as
- * positional arguments, flag names that differ from the field's name in
- * kebab case (a list given one value at a time: `tags` → `tag`), and an
- * example. Flags, types, defaults and help come from the input schema.
+ * positional arguments, names that differ from the field's (a flag's in
+ * kebab case: a list given one value at a time, `tags` → `tag`; an
+ * argument's upper-case: `to` → `EVENT`), and an example. Flags, types, defaults and help come from the input schema.
  */
 export interface CliBinding {
   command: readonly string[];

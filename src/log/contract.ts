@@ -197,6 +197,7 @@ export const LOG_CONTRACT = {
     cli: {
       command: ['log', 'path'],
       args: ['to'],
+      flags: { to: 'event' },
       summary: 'show the path from the root to an event, whatever branch heads point at',
       example: 'cairn log path ev_… --limit 50',
     },
