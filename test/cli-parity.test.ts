@@ -239,8 +239,12 @@ describe('help and mistakes', () => {
     const { PassThrough } = await import('node:stream');
     const [stdout, stderr] = [new PassThrough(), new PassThrough()];
     const chunks = { stdout: '', stderr: '' };
-    stdout.on('data', (c) => (chunks.stdout += c));
-    stderr.on('data', (c) => (chunks.stderr += c));
+    stdout.on('data', (c) => {
+      chunks.stdout += c;
+    });
+    stderr.on('data', (c) => {
+      chunks.stderr += c;
+    });
     const code = await main(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: '/' });
     return { code, ...chunks };
   }
