@@ -1,7 +1,7 @@
 /** The audit chain's operations (contract/spec.ts). */
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
+import * as shape from './shapes.js';
 
 export const AUDIT_CONTRACT = {
   verifyAudit: spec({

@@ -10,7 +10,7 @@ import type { Credential } from '../keys/types.js';
 
 type GrantWithState = z.output<typeof GrantShape>;
 
-import type { DeletedCredential, GrantWithState as GrantShape, RevokedGrants } from '../ops/shapes.js';
+import type { DeletedCredential, GrantWithState as GrantShape, RevokedGrants } from '../keys/shapes.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { operationCommand } from './derived.js';

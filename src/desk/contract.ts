@@ -11,9 +11,10 @@
  * workspaces of the tenant would then reuse).
  */
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
+import * as shared from '../shapes.js';
 import { MAX_PACK_BYTES } from './pack-limits.js';
+import * as shape from './shapes.js';
 
 /** A pack's largest size: a full pack of the smallest objects, with its index. */
 export const DESK_CONTRACT = {
@@ -58,7 +59,7 @@ export const DESK_CONTRACT = {
     access: 'desk.write',
     runs: 'anywhere',
     input: schema.DeskDiscardInput,
-    output: shape.Done,
+    output: shared.Done,
     http: { method: 'POST', path: '/v1/desk/packs/discard' },
   }),
   deskCommit: spec({
@@ -171,7 +172,7 @@ export const DESK_CONTRACT = {
     access: 'desk.write',
     runs: 'anywhere',
     input: schema.DeskRefusedInput,
-    output: shape.Done,
+    output: shared.Done,
     http: { method: 'POST', path: '/v1/workspaces/{workspace}/refusals' },
   }),
 };

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { type CairnError, conflict, notFound } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
-import type * as shape from '../ops/shapes.js';
 import type { SqlExecutor } from '../storage/engine.js';
+import type * as shape from './shapes.js';
 
 export type Driver = 'plain' | 'copy' | 'overlay';
 export type SnapshotKind = 'checkpoint' | 'restore' | 'merge';
@@ -37,7 +37,7 @@ export interface SnapshotRow {
   created_at: number;
 }
 
-/** A directory bound to a session branch, and a snapshot of one: their shapes are declared once, in ops/shapes.ts. */
+/** A directory bound to a session branch, and a snapshot of one: their shapes are declared once, in ./shapes.ts. */
 export type Workspace = z.output<typeof shape.Workspace>;
 export type Snapshot = z.output<typeof shape.Snapshot>;
 

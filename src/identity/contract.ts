@@ -4,8 +4,9 @@
  * caller's principal (handlers.ts).
  */
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
+import * as shared from '../shapes.js';
+import * as shape from './shapes.js';
 
 export const IDENTITY_CONTRACT = {
   whoami: spec({
@@ -21,7 +22,7 @@ export const IDENTITY_CONTRACT = {
     access: 'identity.read',
     runs: 'anywhere',
     input: schema.NoInput,
-    output: shape.Identity,
+    output: shared.Identity,
     cli: {
       command: ['whoami'],
       summary: 'show the tenant and principal the command acts as',

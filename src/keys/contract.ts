@@ -3,8 +3,9 @@
  * decision on a held request) and grants (what each branch may do).
  */
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
+import * as shared from '../shapes.js';
+import * as shape from './shapes.js';
 
 export const KEYS_CONTRACT = {
   listCredentials: spec({
@@ -168,7 +169,7 @@ export const KEYS_CONTRACT = {
     access: 'keys.read',
     runs: 'anywhere',
     input: schema.CheckGrantInput,
-    output: shape.Done,
+    output: shared.Done,
     http: { method: 'POST', path: '/v1/grants/check' },
   }),
   listGrants: spec({

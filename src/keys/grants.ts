@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { invalidArgument as invalid } from '../errors.js';
-import type * as shape from '../ops/shapes.js';
+import type * as shape from './shapes.js';
 
 /**
  * Grants: what one branch may do with one credential (DESIGN §6). A grant is
@@ -18,7 +18,7 @@ export const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'D
 /** Upstream hosts (lower case), HTTP methods (upper case) and path prefixes (each starting with `/`) a grant allows. */
 export type Allow = Grant['allow'];
 
-/** What one branch may do with one credential (its one declaration: ops/shapes.ts). */
+/** What one branch may do with one credential (its one declaration: ./shapes.ts). */
 export type Grant = z.output<typeof shape.Grant>;
 
 export type GrantState = 'active' | 'revoked' | 'expired' | 'exhausted';

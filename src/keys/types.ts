@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type * as shape from '../ops/shapes.js';
 import type { RefusalRule } from './grants.js';
 import type { BodyRef } from './proxy/spool.js';
+import type * as shape from './shapes.js';
 
 /** The keys layer's public nouns, shared by its modules and re-exported by `keys.ts`. */
 export type CredentialKind = 'bearer' | 'basic' | 'header' | 'env';
 
-/** A credential as listed (never its values; its one declaration: ops/shapes.ts). */
+/** A credential as listed (never its values; its one declaration: ./shapes.ts). */
 export type Credential = z.output<typeof shape.Credential>;
 
 /** What the proxy needs to know of a credential before it reads a body. */
@@ -15,7 +15,7 @@ export interface ProxyOptionsOfCredential {
   maxBodyBytes: number | null;
 }
 
-/** A request held for a person's decision (its one declaration: ops/shapes.ts). */
+/** A request held for a person's decision (its one declaration: ./shapes.ts). */
 export type Approval = z.output<typeof shape.Approval>;
 
 export interface Handle {

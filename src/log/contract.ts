@@ -4,8 +4,8 @@
  * embedded method and, where it has one, its MCP tool.
  */
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
 import * as schema from '../schema.js';
+import * as shape from './shapes.js';
 
 export const LOG_CONTRACT = {
   createSession: spec({

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { inputJsonSchema, pathFieldsOf } from '../contract/json-schema.js';
 import type { HttpBinding } from '../contract/spec.js';
 import type { Op } from '../ops/op.js';
-import { ErrorBody } from '../ops/shapes.js';
 import { servedOps } from '../ops/table.js';
+import { ErrorBody } from '../shapes.js';
 
 /**
  * The OpenAPI 3.1 description of the HTTP API, made from the table of

@@ -16,8 +16,9 @@
  */
 import { z } from 'zod';
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
+import * as logShape from '../log/shapes.js';
 import * as schema from '../schema.js';
+import * as shape from './shapes.js';
 
 export const BranchRef = z
   .object({
@@ -91,7 +92,7 @@ export const STEP_CONTRACT = {
       payload: StepRecordPayload,
       idempotencyKey: schema.IdempotencyKey.optional(),
     }).strict(),
-    output: shape.AppendResult,
+    output: logShape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/steps', status: 201 },
     statusOf: (event) => (event.deduplicated ? 200 : 201),
   }),

@@ -4,9 +4,9 @@ import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import { conflict, diverged, inDoubt, invalidArgument as invalid, notFound } from '../errors.js';
 import type { LOG_CONTRACT } from '../log/contract.js';
 import { readAll } from '../log/pages.js';
-import type * as shape from '../ops/shapes.js';
 import type { CairnEvent } from '../types.js';
 import type { STEP_CONTRACT } from './contract.js';
+import type * as shape from './shapes.js';
 
 /**
  * The step journal: durable steps on a session branch (DESIGN §4).
@@ -77,7 +77,7 @@ export type JournalReads = Client<Pick<typeof LOG_CONTRACT, 'getSession' | 'list
 /** What a journal reads and writes through: any fabric (its steps recorded by `recordStep`, resolved by `resolveStep`). */
 export type JournalLog = JournalReads & Client<Pick<typeof STEP_CONTRACT, 'recordStep' | 'resolveStep'>>;
 
-/** One step of a branch's journal: its shape is declared once, in ops/shapes.ts. */
+/** One step of a branch's journal: its shape is declared once, in ./shapes.ts. */
 export type StepRecord = z.output<typeof shape.StepRecord>;
 
 /** A step whose function threw; recorded, and thrown again on replay. */

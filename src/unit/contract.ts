@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { spec } from '../contract/spec.js';
-import * as shape from '../ops/shapes.js';
+import * as logShape from '../log/shapes.js';
 import * as schema from '../schema.js';
 import * as unit from './shapes.js';
 
@@ -60,7 +60,7 @@ export const UNIT_CONTRACT = {
     access: 'log.append',
     runs: 'anywhere',
     input: UnitBranch.extend({ payload: CheckpointPayload }).strict(),
-    output: shape.AppendResult,
+    output: logShape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/checkpoints', status: 201 },
   }),
   keepBranch: spec({
@@ -72,7 +72,7 @@ export const UNIT_CONTRACT = {
     access: 'log.append',
     runs: 'anywhere',
     input: UnitBranch.extend({ workspace: schema.WorkspaceId }).strict(),
-    output: shape.AppendResult,
+    output: logShape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/keep', status: 201 },
   }),
   abandonBranch: spec({
@@ -87,7 +87,7 @@ export const UNIT_CONTRACT = {
       workspace: schema.WorkspaceId,
       expiresAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('ms since the epoch'),
     }).strict(),
-    output: shape.AppendResult,
+    output: logShape.AppendResult,
     http: { method: 'POST', path: '/v1/sessions/{session}/branches/{branch}/unit/abandon', status: 201 },
   }),
   attachWorkspace: spec({

@@ -4,8 +4,10 @@
  * inferred from these, so each noun is declared once.
  */
 import { z } from 'zod';
+import { Snapshot, Workspace } from '../desk/shapes.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
-import { at, CairnEvent, idOf, Snapshot, Workspace } from '../ops/shapes.js';
+import { CairnEvent } from '../log/shapes.js';
+import { at, idOf } from '../shapes.js';
 
 export const GitEvidence = z.object({
   revision: z.string().describe('the HEAD commit'),
