@@ -7,11 +7,13 @@
  * operation says why it has no command.
  */
 import { describe, expect, it } from 'vitest';
-import type { Command } from '../src/cli/command.js';
+import { type Command, commandInfo } from '../src/cli/command.js';
 import { COMMANDS } from '../src/cli/commands.js';
 import { cliFieldsOf } from '../src/cli/derived.js';
+import { MANIFEST } from '../src/cli/manifest.js';
 import { CONTRACT } from '../src/contract/index.js';
 import { inputJsonSchema } from '../src/contract/json-schema.js';
+import { importGraph } from './support/import-graph.js';
 
 /**
  * Operations whose command is written by hand, because its input comes from
@@ -181,6 +183,10 @@ const byWords = new Map(COMMANDS.map((c) => [c.names.join(' '), c]));
 const flagNames = (c: Command) => c.flags.map((f) => `--${f.name}`);
 
 describe('the CLI and the operation table', () => {
+  it('the manifest help and usage read is the commands’ own data (regenerate it with `npm run wire`)', () => {
+    expect(MANIFEST).toEqual(COMMANDS.map(commandInfo));
+  });
+
   it('accounts for every operation, once', () => {
     for (const [name, operation] of Object.entries(CONTRACT)) {
       const ways = [operation.cli !== undefined, name in HANDWRITTEN, name in NOT_ON_CLI].filter(Boolean);
@@ -248,6 +254,14 @@ describe('help and mistakes', () => {
     const code = await main(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: '/' });
     return { code, ...chunks };
   }
+
+  it('help and usage errors load no command, schema or library code: only the manifest', () => {
+    // What the launcher loads before a command is chosen (static imports; the commands are a dynamic import).
+    const graph = [...importGraph('src/cli/front.ts'), ...importGraph('src/cli/main.ts')];
+    expect(graph.filter((m) => !m.startsWith('src/') && !m.startsWith('node:'))).toEqual([]);
+    for (const heavy of ['src/cli/commands.ts', 'src/contract/index.ts', 'src/store.ts', 'src/schema.ts'])
+      expect(graph).not.toContain(heavy);
+  });
 
   it('every command has an example that runs it', () => {
     for (const command of COMMANDS)

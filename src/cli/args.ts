@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { invalidArgument, isCairnError } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
-import { type Command, type FlagValues, type Invocation, usageLine } from './command.js';
+import { type CommandInfo, type FlagValues, type Invocation, usageLine } from './command.js';
 import { didYouMean } from './help.js';
 import { UsageError } from './output.js';
 
@@ -24,7 +24,7 @@ export function wantsJson(argv: string[]): boolean {
 }
 
 export type Lookup =
-  | { kind: 'command'; command: Command; rest: string[] }
+  | { kind: 'command'; command: CommandInfo; rest: string[] }
   | { kind: 'group'; group: string; rest: string[] }
   | { kind: 'none'; rest: string[] };
 
@@ -33,7 +33,7 @@ export type Lookup =
  * before the words (`cairn --json session ls`); the words are removed from argv
  * and the rest is left for the command's own strict parse.
  */
-export function findCommand(argv: string[], commands: Command[]): Lookup {
+export function findCommand(argv: string[], commands: readonly CommandInfo[]): Lookup {
   const { tokens } = parseArgs({
     args: argv,
     options: GLOBAL_OPTIONS,
@@ -76,7 +76,7 @@ function without(argv: string[], indexes: number[]): string[] {
 
 /** The command's flags and positionals; any unknown flag or wrong argument count is a usage error. */
 export function parseCommandLine(
-  command: Command,
+  command: CommandInfo,
   rest: string[],
 ): { values: FlagValues; positionals: string[] } {
   const options: OptionsConfig = { ...GLOBAL_OPTIONS };
@@ -92,7 +92,7 @@ export function parseCommandLine(
 }
 
 /** Checks required arguments and flags; skipped when --help was asked for. */
-export function checkArity(command: Command, values: FlagValues, positionals: string[]): void {
+export function checkArity(command: CommandInfo, values: FlagValues, positionals: string[]): void {
   const usage = `usage: ${usageLine(command)}`;
   if (positionals.length < command.args.length) {
     throw new UsageError(`${command.names.join(' ')}: missing ${command.args[positionals.length]}: ${usage}`);

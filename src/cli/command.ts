@@ -37,7 +37,14 @@ export interface SharedDesk {
   ctx: DeskContext;
 }
 
-interface CommandBase {
+/**
+ * What parsing a command line and printing help need of a command: data
+ * only. The CLI's manifest (manifest.ts, generated) holds it for every
+ * command, so `cairn --help`, a mistyped command and a usage error load no
+ * command, schema or library code.
+ */
+export interface CommandInfo {
+  target: 'fabric' | 'store' | 'desk';
   /** Words that name the command, e.g. ['log', 'append']. */
   names: string[];
   /** Required positional arguments, in order, e.g. ['SESSION']. */
@@ -50,6 +57,9 @@ interface CommandBase {
   example?: string;
   /** The operation of the table it runs, for a command made from it (derived.ts). */
   operation?: string;
+}
+
+interface CommandBase extends Omit<CommandInfo, 'target'> {
   /** Checks the command line's input before anything is opened (a refusal: exit 2). */
   check?(call: Invocation): void;
 }
@@ -109,11 +119,11 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: 'help', type: 'boolean', help: 'show help for the command' },
 ];
 
-export function commandName(command: Command): string {
+export function commandName(command: CommandInfo): string {
   return `cairn ${command.names.join(' ')}`;
 }
 
-export function usageLine(command: Command): string {
+export function usageLine(command: CommandInfo): string {
   const parts = [commandName(command), ...command.args];
   for (const flag of command.flags) {
     const shown = flag.type === 'boolean' ? `--${flag.name}` : `--${flag.name} ${flag.value ?? 'VALUE'}`;
@@ -121,4 +131,23 @@ export function usageLine(command: Command): string {
   }
   if (command.rest !== undefined) parts.push('--', command.rest);
   return parts.join(' ');
+}
+
+/** A command's data, as the manifest keeps it (undefined fields left out). */
+export function commandInfo(command: CommandInfo): CommandInfo {
+  const { target, names, args, rest, flags, summary, example, operation } = command;
+  const info: CommandInfo = { target, names, args, flags: flags.map((f) => ({ ...f })), summary };
+  if (rest !== undefined) info.rest = rest;
+  if (example !== undefined) info.example = example;
+  if (operation !== undefined) info.operation = operation;
+  return info;
+}
+
+/** The manifest's module text (manifest.ts), from the commands' data. */
+export function manifestModule(commands: readonly CommandInfo[]): string {
+  return `// Generated from the commands by \`npm run wire\` (scripts/wire.mjs); test/cli-parity.test.ts checks it. Do not edit.
+import type { CommandInfo } from './command.js';
+
+export const MANIFEST: readonly CommandInfo[] = ${JSON.stringify(commands.map(commandInfo), null, 2)};
+`;
 }

@@ -1,4 +1,4 @@
-import { type Command, commandName, type FlagSpec, GLOBAL_FLAGS, usageLine } from './command.js';
+import { type CommandInfo, commandName, type FlagSpec, GLOBAL_FLAGS, usageLine } from './command.js';
 
 const COLUMN = 24;
 
@@ -11,16 +11,16 @@ function flagLines(flags: FlagSpec[]): string[] {
   );
 }
 
-function synopsis(command: Command): string {
+function synopsis(command: CommandInfo): string {
   return [...command.names, ...command.args].join(' ');
 }
 
 /** Width of the first column of a command list: the longest synopsis plus two spaces. */
-function commandWidth(commands: Command[]): number {
+function commandWidth(commands: readonly CommandInfo[]): number {
   return Math.max(COLUMN - 2, ...commands.map((c) => synopsis(c).length + 2));
 }
 
-function commandList(commands: Command[]): string[] {
+function commandList(commands: readonly CommandInfo[]): string[] {
   const width = commandWidth(commands);
   return commands.map((c) => `  ${synopsis(c).padEnd(width)}${c.summary}`);
 }
@@ -40,19 +40,19 @@ const FEATURES: Array<[string, string[]]> = [
 ];
 
 /** Commands by feature; a command whose word no feature names is listed last, under "other". */
-function grouped(commands: Command[]): Array<[string, Command[]]> {
-  const groups = FEATURES.map(([title, words]): [string, Command[]] => [
+function grouped(commands: readonly CommandInfo[]): Array<[string, CommandInfo[]]> {
+  const groups = FEATURES.map(([title, words]): [string, CommandInfo[]] => [
     title,
     commands.filter((c) => words.includes(c.names[0] as string)),
   ]);
   const known = new Set(FEATURES.flatMap(([, words]) => words));
   const other = commands.filter((c) => !known.has(c.names[0] as string));
-  return [...groups, ...(other.length > 0 ? [['other', other] as [string, Command[]]] : [])].filter(
+  return [...groups, ...(other.length > 0 ? [['other', other] as [string, CommandInfo[]]] : [])].filter(
     ([, members]) => members.length > 0,
   );
 }
 
-export function mainHelp(commands: Command[]): string {
+export function mainHelp(commands: readonly CommandInfo[]): string {
   const width = commandWidth(commands);
   return [
     'cairn: a persistence fabric for AI agents',
@@ -82,7 +82,7 @@ export function mainHelp(commands: Command[]): string {
   ].join('\n');
 }
 
-export function commandHelp(command: Command): string {
+export function commandHelp(command: CommandInfo): string {
   const lines = [`usage: ${usageLine(command)}`, '', `${command.summary}.`, ''];
   if (command.example) lines.push('example:', `  ${command.example}`, '');
   if (command.flags.length > 0) lines.push('flags:', ...flagLines(command.flags), '');
@@ -92,7 +92,7 @@ export function commandHelp(command: Command): string {
   return lines.join('\n');
 }
 
-export function groupHelp(group: string, commands: Command[]): string {
+export function groupHelp(group: string, commands: readonly CommandInfo[]): string {
   const members = commands.filter((c) => c.names[0] === group);
   return [`usage: cairn ${group} SUBCOMMAND ...`, '', 'subcommands:', ...commandList(members), ''].join('\n');
 }

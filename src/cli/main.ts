@@ -10,6 +10,7 @@ import type { Fabric } from '../fabric.js';
 import { checkArity, findCommand, parseCommandLine, stringFlag, wantsJson } from './args.js';
 import {
   type Command,
+  type CommandInfo,
   commandName,
   type DeskCommand,
   type FabricCommand,
@@ -19,6 +20,7 @@ import {
 } from './command.js';
 import { ignoreClosedPipe } from './front.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
+import { MANIFEST } from './manifest.js';
 import { EXIT, Output, UsageError } from './output.js';
 import { fromEnv, storeDir } from './store-dir.js';
 import { cliVersion } from './version.js';
@@ -66,26 +68,29 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
     out.result({ version, node: process.versions.node }, `cairn ${version}`);
     return EXIT.ok;
   }
-  const { COMMANDS } = await import('./commands.js');
-  if (argv[0] === 'help') return showHelp(argv.slice(1), out, COMMANDS);
-  const lookup = findCommand(argv, COMMANDS);
+  // Help, a mistyped command and a usage error need only the commands' data (the manifest):
+  // the commands themselves, their schemas and the library load once one is to run.
+  if (argv[0] === 'help') return showHelp(argv.slice(1), out, MANIFEST);
+  const lookup = findCommand(argv, MANIFEST);
   if (lookup.kind === 'none') {
-    if (hasHelpFlag(lookup.rest)) return showHelp([], out, COMMANDS);
+    if (hasHelpFlag(lookup.rest)) return showHelp([], out, MANIFEST);
     throw new UsageError('missing command: run `cairn help` to list the commands');
   }
   if (lookup.kind === 'group') {
-    if (hasHelpFlag(lookup.rest)) return showHelp([lookup.group], out, COMMANDS);
+    if (hasHelpFlag(lookup.rest)) return showHelp([lookup.group], out, MANIFEST);
     throw new UsageError(
       `"cairn ${lookup.group}" needs a subcommand: run \`cairn help ${lookup.group}\` to list them`,
     );
   }
-  const { command } = lookup;
-  const { values, positionals } = parseCommandLine(command, lookup.rest);
+  const { values, positionals } = parseCommandLine(lookup.command, lookup.rest);
   if (values.help) {
-    out.text(commandHelp(command), 'help');
+    out.text(commandHelp(lookup.command), 'help');
     return EXIT.ok;
   }
-  checkArity(command, values, positionals);
+  checkArity(lookup.command, values, positionals);
+  const { COMMANDS } = await import('./commands.js');
+  const wanted = lookup.command.names.join(' ');
+  const command = COMMANDS.find((c) => c.names.join(' ') === wanted) as Command;
   const call: Invocation = {
     values,
     positionals,
@@ -105,7 +110,7 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
   return code ?? EXIT.ok;
 }
 
-function showHelp(words: string[], out: Output, COMMANDS: Command[]): number {
+function showHelp(words: string[], out: Output, COMMANDS: readonly CommandInfo[]): number {
   const names = words.filter((w) => !w.startsWith('-'));
   if (names.length === 0) {
     out.text(mainHelp(COMMANDS), 'help');
