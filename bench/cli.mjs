@@ -1,4 +1,4 @@
-// Whole-process start of the CLI: `cairn --version` ≤ 1.5× `node -e 0`
+// Whole-process start of the CLI: `cairn --version` and `cairn --help` ≤ 1.5× `node -e 0`
 // (issue 11), each run a fresh process, the two alternated, medians of ROUNDS.
 // Also `cairn session ls` on a fresh store beside the same baseline: what a
 // command that opens a store costs to start. And `cairn checkpoint`, whole
@@ -27,16 +27,18 @@ function timedRun(args) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 if (spawnSync(process.execPath, [bin, 'init', '--store', store]).status !== 0)
   throw new Error('cairn init failed');
-const runs = { node: [], version: [], ls: [] };
+const runs = { node: [], version: [], help: [], ls: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 === 0 ? ['node', 'version', 'ls'] : ['ls', 'version', 'node'];
+  const order = round % 2 === 0 ? ['node', 'version', 'help', 'ls'] : ['ls', 'help', 'version', 'node'];
   for (const which of order) {
     const args =
       which === 'node'
         ? ['-e', '0']
         : which === 'version'
           ? [bin, '--version']
-          : [bin, 'session', 'ls', '--store', store];
+          : which === 'help'
+            ? [bin, '--help']
+            : [bin, 'session', 'ls', '--store', store];
     runs[which].push(timedRun(args));
   }
 }
@@ -52,14 +54,25 @@ report({
   pass: median(runs.version) <= 1.5 * base,
 });
 report({
+  metric: 'cairn --help, whole process',
+  unit: 'ms',
+  ours: median(runs.help),
+  baseline: base,
+  baselineLabel: 'node -e 0',
+  target: '≤ 1.5× baseline (issue 20)',
+  pass: median(runs.help) <= 1.5 * base,
+});
+report({
   metric: 'cairn session ls on a fresh store, whole process',
   unit: 'ms',
   ours: median(runs.ls),
   baseline: base,
   baselineLabel: 'node -e 0',
+  target: '≤ 2× baseline (issue 20)',
+  pass: median(runs.ls) <= 2 * base,
 });
 console.log(
-  `  medians: node ${fmt(base)} ms, --version ${fmt(median(runs.version))} ms, session ls ${fmt(median(runs.ls))} ms`,
+  `  medians: node ${fmt(base)} ms, --version ${fmt(median(runs.version))} ms, --help ${fmt(median(runs.help))} ms, session ls ${fmt(median(runs.ls))} ms`,
 );
 
 // `cairn checkpoint` against `git commit`, each a fresh process.
