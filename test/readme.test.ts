@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from './support/stores.js';
+import { removeWithMounts, tempDir } from './support/stores.js';
 
 // End-to-end: the README's shell examples, run as a newcomer would type them, against the built CLI
 // (run `npx tsc -p tsconfig.json` first). A block runs when the README marks it `<!-- readme-test: runs -->`.
@@ -35,15 +35,8 @@ function fillPlaceholders(line: string, printed: string[]): string {
 
 describe('the README, line by line', () => {
   const temp = tempDir('cairn-readme-');
-  afterAll(() => {
-    // `cairn fork` mounts overlay forks where it may; they outlive the CLI process.
-    const mounts = readFileSync('/proc/self/mounts', 'utf8')
-      .split('\n')
-      .map((l) => l.split(' ')[1] ?? '')
-      .filter((m) => m.startsWith(temp.dir));
-    for (const m of mounts.reverse()) execFileSync('umount', ['-l', m]);
-    temp.remove();
-  });
+  // `cairn fork` mounts overlay forks where it may; they outlive the CLI process.
+  afterAll(() => removeWithMounts(temp));
 
   it('runs every marked CLI and desk line verbatim, and leaves nothing in the project but its own files', () => {
     const home = join(temp.dir, 'home');

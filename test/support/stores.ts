@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../../src/client/connect.js';
@@ -11,6 +12,16 @@ import type { LogConformanceTarget } from '../../src/testing/log-conformance.js'
 export function tempDir(prefix = 'cairn-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Removes a temporary folder after unmounting what is mounted under it (overlay forks outlive the process that made them). */
+export function removeWithMounts(temp: { dir: string; remove(): void }): void {
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1] ?? '')
+    .filter((m) => m.startsWith(temp.dir));
+  for (const m of mounts.reverse()) execFileSync('umount', ['-l', m]);
+  temp.remove();
 }
 
 /** Runs fn with a fresh temporary folder, removed afterwards whatever happens. */
