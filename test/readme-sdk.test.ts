@@ -101,3 +101,21 @@ describe('the README’s TypeScript examples', () => {
     },
   );
 });
+
+describe('the README’s JSON examples', () => {
+  it('parse, and the MCP configuration starts a command cairn has', async () => {
+    const docs = [...README.matchAll(/^( *)```json\n([\s\S]*?)\n\1```/gm)].map((m) =>
+      JSON.parse(m[2] as string),
+    );
+    expect(docs.length).toBeGreaterThan(0);
+    const { MANIFEST } = await import('../src/cli/manifest.js');
+    const servers = docs.flatMap((d) =>
+      Object.values((d.mcpServers ?? {}) as Record<string, { command: string; args: string[] }>),
+    );
+    expect(servers.length).toBeGreaterThan(0);
+    for (const server of servers) {
+      expect(server.command).toBe('cairn');
+      expect(MANIFEST.some((c) => c.names.join(' ') === server.args[0])).toBe(true);
+    }
+  });
+});
