@@ -5,8 +5,7 @@
 // the secret guard over the payload; the gate of a caller-`any` operation is
 // one comparison). Rounds alternate the two, so drift on this noisy machine
 // falls on both; prints each round's rates and the median ratio.
-import { Agent, request as httpRequest } from 'node:http';
-import { drive, fmt, payload, report, startServerChild, tempDir } from './lib.mjs';
+import { drive, fmt, jsonPoster, payload, report, startServerChild, tempDir } from './lib.mjs';
 
 const ROUNDS = Number(process.env.CAIRN_BENCH_AUTHORITY_ROUNDS ?? 3);
 const SECONDS = Number(process.env.CAIRN_BENCH_HTTP_SECONDS ?? 4);
@@ -17,29 +16,7 @@ const TARGET = 0.05;
 async function appendRate(mode) {
   const { dir, cleanup } = tempDir(`authority-${mode}`);
   const server = await startServerChild([mode, dir]);
-  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const post = (path, body) =>
-    new Promise((resolve, reject) => {
-      const request = httpRequest(
-        `${server.url}${path}`,
-        {
-          method: 'POST',
-          agent,
-          headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-        },
-        (response) => {
-          const chunks = [];
-          response.on('data', (c) => chunks.push(c));
-          response.on('end', () =>
-            response.statusCode < 300
-              ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-              : reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks)}`)),
-          );
-        },
-      );
-      request.on('error', reject);
-      request.end(JSON.stringify(body));
-    });
+  const { post, close } = jsonPoster(server, CLIENTS);
   try {
     const sessions = [];
     for (let c = 0; c < CLIENTS; c++) sessions.push((await post('/v1/sessions', {})).id);
@@ -47,7 +24,7 @@ async function appendRate(mode) {
       post(`/v1/sessions/${sessions[c]}/events`, { branch: 'main', kind: 'message', payload: payload(i) }),
     );
   } finally {
-    agent.destroy();
+    close();
     await server.stop();
     cleanup();
   }

@@ -1,13 +1,17 @@
 // Shared helpers for the benchmarks. Benchmarks print; they never assert.
 import { spawn } from 'node:child_process';
 import fs, { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const DIST = resolve(fileURLToPath(new URL('../dist/', import.meta.url)));
+/** The build benchmarks load: this checkout's dist/, or another build's (CAIRN_BENCH_DIST, bench/http-builds.mjs). */
+export const DIST = resolve(
+  process.env.CAIRN_BENCH_DIST ?? fileURLToPath(new URL('../dist/', import.meta.url)),
+);
 
 /** Imports a module from the built library, e.g. `fromDist('index.js')`. */
 export function fromDist(path) {
@@ -123,12 +127,13 @@ export function countWalSyncs() {
  * in a process of its own, so clients and server do not share an event loop.
  * Resolves to the child's {url, token} and `stop()`.
  */
-export function startServerChild(args) {
+export function startServerChild(args, env = process.env) {
   const child = spawn(
     process.execPath,
     [fileURLToPath(new URL('./server-child.mjs', import.meta.url)), ...args],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
+      env,
     },
   );
   return new Promise((resolve, reject) => {
@@ -174,4 +179,36 @@ export async function drive(clients, seconds, call) {
   );
   const elapsed = ms(t0) / 1000;
   return { rate: latencies.length / elapsed, errors, ...summarize(latencies) };
+}
+
+/**
+ * JSON POSTs to a server child ({url, token}) over `sockets` keep-alive
+ * connections: `post(path, body)` resolves with the answer, rejects on a
+ * status of 300 and up; `close()` ends the connections.
+ */
+export function jsonPoster(server, sockets) {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const post = (path, body) =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest(
+        `${server.url}${path}`,
+        {
+          method: 'POST',
+          agent,
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        },
+        (response) => {
+          const chunks = [];
+          response.on('data', (c) => chunks.push(c));
+          response.on('end', () =>
+            response.statusCode < 300
+              ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+              : reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks)}`)),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify(body));
+    });
+  return { post, close: () => agent.destroy() };
 }

@@ -15,9 +15,7 @@ async function bypassAppendChecks() {
   const { OPERATIONS } = await fromDist('ops/table.js');
   const log = await fromDist('log/session-log.js');
   OPERATIONS.append.run = (ctx, input) =>
-    ctx.write('log.append', (tx, now) =>
-      log.appendEvent(tx, ctx.who, input, log.encodePayload(input.payload), now, 0),
-    );
+    ctx.write((tx, now) => log.appendEvent(tx, ctx.who, input, log.encodePayload(input.payload), now, 0));
 }
 
 async function startCairn() {
