@@ -24,7 +24,15 @@ function markedLines(readme: string): string[] {
 
 /** Where a line says `ss_…`, the README means the id of that kind the nearest line before it printed. */
 function fillPlaceholders(line: string, printed: string[]): string {
-  return line.replace(/\b([a-z]{2})_…/g, (whole, prefix: string) => {
+  // A trailing shell comment is left as it is (it may name an id the line itself prints).
+  const comment = /\s#\s/.exec(line);
+  const code = comment ? line.slice(0, comment.index) : line;
+  const rest = comment ? line.slice(comment.index) : '';
+  return `${fill(code, line, printed)}${rest}`;
+}
+
+function fill(code: string, line: string, printed: string[]): string {
+  return code.replace(/\b([a-z]{2})_…/g, (whole, prefix: string) => {
     for (let i = printed.length - 1; i >= 0; i--) {
       const id = new RegExp(`\\b${prefix}_[0-9a-z]{26}\\b`).exec(printed[i] as string);
       if (id) return id[0];
@@ -38,10 +46,11 @@ describe('the README, line by line', () => {
   // `cairn fork` mounts overlay forks where it may; they outlive the CLI process.
   afterAll(() => removeWithMounts(temp));
 
-  it('runs every marked CLI and desk line verbatim, and leaves nothing in the project but its own files', () => {
-    const home = join(temp.dir, 'home');
-    const bin = join(temp.dir, 'bin');
-    const project = join(temp.dir, 'project');
+  /** A newcomer's machine under `base`: `cairn` on the PATH, a home, a project folder with two files. */
+  function machine(base: string) {
+    const home = join(base, 'home');
+    const bin = join(base, 'bin');
+    const project = join(base, 'project');
     mkdirSync(bin, { recursive: true });
     mkdirSync(project, { recursive: true });
     mkdirSync(home, { recursive: true });
@@ -61,8 +70,11 @@ describe('the README, line by line', () => {
       HOME: home,
       ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
     };
-    const lines = markedLines(readFileSync(join(root, 'README.md'), 'utf8'));
-    expect(lines.length).toBeGreaterThanOrEqual(10);
+    return { home, project, env };
+  }
+
+  /** Runs each line in the project, an id placeholder filled from what earlier lines printed; what each printed. */
+  function runLines(lines: string[], project: string, env: Record<string, string>): string[] {
     const printed: string[] = [];
     for (const line of lines) {
       const command = fillPlaceholders(line, printed);
@@ -70,6 +82,14 @@ describe('the README, line by line', () => {
       expect(run.status, `${line}\n${run.stdout}\n${run.stderr}`).toBe(0);
       printed.push(run.stdout);
     }
+    return printed;
+  }
+
+  it('runs every marked CLI and desk line verbatim, and leaves nothing in the project but its own files', () => {
+    const { home, project, env } = machine(temp.dir);
+    const lines = markedLines(readFileSync(join(root, 'README.md'), 'utf8'));
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    const printed = runLines(lines, project, env);
     // The store went to the user's data folder; the project holds only its own files, and the forks
     // went beside it.
     expect(existsSync(join(home, '.local', 'share', 'cairn'))).toBe(true);
@@ -81,4 +101,19 @@ describe('the README, line by line', () => {
     const undone = spawnSync('sh', ['-c', undo?.[1] as string], { cwd: project, env, encoding: 'utf8' });
     expect(undone.status, undone.stderr).toBe(0);
   }, 120_000);
+
+  it('runs the marked lines of docs/cli.md too (the desk and memory walk-throughs)', () => {
+    const { project, env } = machine(join(temp.dir, 'cli-md'));
+    const lines = markedLines(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'));
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    runLines(lines, project, env);
+  }, 120_000);
+
+  it('docs/cli.md’s store config example is a config the store takes', async () => {
+    const { StoreConfig } = await import('../src/cli/store-config.js');
+    const text = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
+    const example = /```json\n(\{\n {2}"secrets"[\s\S]*?)\n```/.exec(text);
+    expect(example).not.toBeNull();
+    expect(StoreConfig.safeParse(JSON.parse(example?.[1] as string)).success).toBe(true);
+  });
 });
