@@ -19,7 +19,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bin, cliIn, firstDocument } from './support/cli.js';
-import { connectMcpHttp } from './support/mcp-http.js';
+import { connectMcpHttp, mcpUrl, stop } from './support/mcp-http.js';
 import { tempDir } from './support/stores.js';
 
 type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
@@ -152,28 +152,6 @@ async function newUser(client: Client, dir: string): Promise<{ workspace: string
   expect(elsewhere.items).toEqual([]);
 
   return { workspace, checkpoints: [second.id, first.id] };
-}
-
-/** SIGTERM, and wait until the process is gone. */
-function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** The URL `cairn mcp --port` prints on stderr once it listens. */
-function mcpUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      err += d;
-      const found = /http:\/\/\S+/.exec(err);
-      if (found) resolve(found[0]);
-    });
-    child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
-  });
 }
 
 describe("a new user's scenario over MCP, with only what tools/list says", () => {

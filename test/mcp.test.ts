@@ -21,29 +21,8 @@ import { inputJsonSchema } from '../src/contract/json-schema.js';
 import { mcpTools } from '../src/mcp/server.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
+import { mcpUrl, stop } from './support/mcp-http.js';
 import { sqliteStore, tempDir } from './support/stores.js';
-
-/** SIGTERM, and wait until the process is gone (it may still be writing its state). */
-function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** The URL `cairn mcp --port` prints on stderr once it listens. */
-function mcpUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      err += d;
-      const found = /http:\/\/\S+/.exec(err);
-      if (found) resolve(found[0]);
-    });
-    child.on('exit', (code) => reject(new Error(`cairn mcp exited with ${code}: ${err}`)));
-  });
-}
 
 const mkdirp = (dir: string) => {
   mkdirSync(dir, { recursive: true });

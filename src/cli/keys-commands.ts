@@ -1,16 +1,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
 import { conflict, invalidArgument, unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { KEYS_CONTRACT } from '../keys/contract.js';
 import { MasterKey } from '../keys/crypto.js';
 import type { Approval } from '../keys/keys.js';
-import type { Credential } from '../keys/types.js';
+import type { Credential, DeletedCredential, GrantWithState, RevokedGrants } from '../keys/types.js';
 
-type GrantWithState = z.output<typeof GrantShape>;
-
-import type { DeletedCredential, GrantWithState as GrantShape, RevokedGrants } from '../keys/shapes.js';
 import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { operationCommand } from './derived.js';
@@ -348,7 +344,7 @@ export const KEYS_COMMANDS: (StoreCommand | FabricCommand)[] = [
   credRotate,
   operationCommand(
     KEYS_CONTRACT.deleteCredential,
-    (done: z.output<typeof DeletedCredential>) =>
+    (done: DeletedCredential) =>
       `credential ${done.credential} deleted; ${done.revokedGrants.length} grants revoked`,
   ),
   operationCommand(KEYS_CONTRACT.listCredentials, ({ credentials }: { credentials: Credential[] }) =>
@@ -369,8 +365,7 @@ export const KEYS_COMMANDS: (StoreCommand | FabricCommand)[] = [
   operationCommand(KEYS_CONTRACT.getGrant, (g: GrantWithState) => table([grantRow(g)])),
   operationCommand(
     KEYS_CONTRACT.revokeGrant,
-    (done: z.output<typeof RevokedGrants>) =>
-      `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`,
+    (done: RevokedGrants) => `revoked ${done.revoked.length} grants: ${done.revoked.join(' ')}`,
   ),
   proxy,
   operationCommand(KEYS_CONTRACT.listApprovals, ({ approvals }: { approvals: Approval[] }) =>

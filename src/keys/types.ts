@@ -15,6 +15,15 @@ export interface ProxyOptionsOfCredential {
   maxBodyBytes: number | null;
 }
 
+/** A grant as listed, with its state (its one declaration: ./shapes.ts). */
+export type GrantWithState = z.output<typeof shape.GrantWithState>;
+
+/** What deleting a credential did: the grants it revoked. */
+export type DeletedCredential = z.output<typeof shape.DeletedCredential>;
+
+/** The grants a revocation ended (the grant and every grant narrowed from it). */
+export type RevokedGrants = z.output<typeof shape.RevokedGrants>;
+
 /** A request held for a person's decision (its one declaration: ./shapes.ts). */
 export type Approval = z.output<typeof shape.Approval>;
 
