@@ -5,12 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const { CONTRACT } = await import('../dist/contract/index.js');
+const { CONTRACT_PARTS } = await import('../dist/contract/index.js');
 const { wireModule, wireOf } = await import('../dist/contract/wire-of.js');
-const { COMMANDS } = await import('../dist/cli/commands.js');
+const { allCommands } = await import('../dist/cli/commands.js');
+const COMMANDS = await allCommands();
 const { manifestModule } = await import('../dist/cli/command.js');
 for (const [path, text] of [
-  ['../src/contract/wire.ts', wireModule(wireOf(CONTRACT))],
+  ['../src/contract/wire.ts', wireModule(wireOf(CONTRACT_PARTS))],
   ['../src/cli/manifest.ts', manifestModule(COMMANDS)],
 ]) {
   const target = fileURLToPath(new URL(path, import.meta.url));

@@ -1,8 +1,29 @@
+import type { Feature } from './contract/index.js';
 import type { Client } from './contract/spec.js';
-import { bindOps } from './ops/op.js';
-import { type ContextOptions, OPERATIONS, type Operations, opContext } from './ops/table.js';
+import { WIRE } from './contract/wire.js';
+import { type ContextOptions, opContext } from './ops/context.js';
+import { type OpContext, runOp } from './ops/op.js';
+import { featureOperations } from './ops/registry.js';
+import type { Operations } from './ops/table.js';
 import type { Engine } from './storage/engine.js';
 import type { Identity } from './types.js';
+
+/**
+ * The table's methods bound to one context, each loading its feature's
+ * contract and handlers on its first call (the wire manifest names the
+ * operations and their features without loading any).
+ */
+function embeddedMethods(ctx: OpContext): Record<string, (input?: unknown) => Promise<unknown>> {
+  const methods: Record<string, (input?: unknown) => Promise<unknown>> = {};
+  for (const [name, { feature }] of Object.entries(WIRE))
+    methods[name] = async (input) => {
+      const operation = (await featureOperations(feature as Feature))[name];
+      if (!operation)
+        throw new Error(`the ${feature} feature has no operation ${name}: run \`npm run wire\``);
+      return runOp(operation, ctx, input);
+    };
+  return methods;
+}
 
 /**
  * The fabric over a local engine, acting as one identity: the table of
@@ -30,7 +51,7 @@ export class EmbeddedFabric {
     options: ContextOptions = {},
   ) {
     this.#onClose = onClose;
-    Object.assign(this, bindOps(OPERATIONS, opContext(engine, who, options)));
+    Object.assign(this, embeddedMethods(opContext(engine, who, options)));
   }
 
   close(): Promise<void> {

@@ -1,8 +1,5 @@
-import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { verifyAuditChain } from './audit/audit-verify.js';
 import type { BlobStore } from './blob/blob-store.js';
-import { FsBlobStore } from './blob/fs/fs-blob-store.js';
 import { Desk, type DeskOptions } from './desk/desk.js';
 import { LocalDeskStore } from './desk/local-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
@@ -20,11 +17,11 @@ import { MEMORY_CONTRACT, type Memory } from './memory/contract.js';
 import { MEMORY_HANDLERS } from './memory/handlers.js';
 import type { TrustPolicy } from './memory/memory.js';
 import type { EmbeddingFunction } from './memory/vectors.js';
+import { opContext } from './ops/context.js';
 import { bindOps, withHandlers } from './ops/op.js';
-import { opContext } from './ops/table.js';
 import { TenantName } from './schema.js';
 import { type Engine, NO_TENANT } from './storage/engine.js';
-import { SqliteEngine } from './storage/sqlite/sqlite-engine.js';
+import { openStoreFolder } from './store-folder.js';
 import type { AuditReport, Identity } from './types.js';
 import { parseInput } from './validate.js';
 
@@ -57,24 +54,8 @@ export class Store {
       checkpoints?: 'inline' | 'background';
     } = {},
   ): Promise<Store> {
-    const engine = await SqliteEngine.open({
-      dir,
-      integrityCheck: options.integrityCheck,
-      checkpoints: options.checkpoints,
-    });
-    const desk = join(dir, 'desk');
-    try {
-      mkdirSync(desk, { mode: 0o700 });
-      chmodSync(desk, 0o700);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        await engine.close();
-        throw error;
-      }
-    }
-    const warning = storeExposure(dir);
-    if (warning !== undefined) options.onWarning?.(warning);
-    return new Store(engine, new FsBlobStore(join(dir, 'blobs')), desk, options.memoryPolicy);
+    const { engine, blobs, deskDir } = await openStoreFolder(dir, options);
+    return new Store(engine, blobs, deskDir, options.memoryPolicy);
   }
 
   /**
@@ -177,97 +158,10 @@ export class Store {
   }
 }
 
-/**
- * Opens the embedded fabric in a folder, acting as the store's local
- * principal. Closing the fabric closes the store.
- */
-export async function openFabric(options: {
-  dir: string;
-  integrityCheck?: boolean;
-  /** The vault master key, for the credential operations that seal values. */
-  masterKey?: MasterKey;
-  /** The trust tier each memory source arrives with (the store admin's config). */
-  memoryPolicy?: TrustPolicy;
-}): Promise<EmbeddedFabric> {
-  const store = await Store.openDir(options.dir, {
-    integrityCheck: options.integrityCheck,
-    memoryPolicy: options.memoryPolicy,
-  });
-  try {
-    const who = await store.localIdentity();
-    return new EmbeddedFabric(store.engine, who, () => store.close(), {
-      masterKey: options.masterKey,
-      blobs: store.blobs,
-      memoryPolicy: store.memoryPolicy,
-    });
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-}
-
-/** A path of a store folder that other OS users may enter or read, and its mode. */
-export interface ExposedPath {
-  path: string;
-  /** Its permission bits, in octal (e.g. "0755"). */
-  mode: string;
-}
-
-/** What a store folder holds at its top; the folder's 0700 is what keeps everything below private. */
-const STORE_ENTRIES = [
-  'cairn.db',
-  'cairn.db-wal',
-  'cairn.db-shm',
-  'cairn.db-journal',
-  'blobs',
-  'desk',
-  'config.json',
-  'watch.sock',
-];
-
-const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, '0');
-
-function storePaths(dir: string): { path: string; mode: number; isDir: boolean }[] {
-  const found: { path: string; mode: number; isDir: boolean }[] = [];
-  for (const path of [dir, ...STORE_ENTRIES.map((name) => join(dir, name))]) {
-    try {
-      // The folder is followed if it is a link (its owner named it); a link inside is not.
-      const st = path === dir ? statSync(path) : lstatSync(path);
-      if (!st.isSymbolicLink()) found.push({ path, mode: st.mode, isDir: st.isDirectory() });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  return found;
-}
-
-/** The store folder and the entries at its top that grant anything to group or others. */
-export function exposedStorePaths(dir: string): ExposedPath[] {
-  return storePaths(dir)
-    .filter((p) => (p.mode & 0o077) !== 0)
-    .map((p) => ({ path: p.path, mode: octal(p.mode) }));
-}
-
-/** Takes group's and others' access away (folders 0700, files 0600); what it changed, with the modes it found. */
-export function restrictStorePaths(dir: string): ExposedPath[] {
-  const changed: ExposedPath[] = [];
-  for (const p of storePaths(dir)) {
-    if ((p.mode & 0o077) === 0) continue;
-    chmodSync(p.path, p.isDir ? 0o700 : 0o600);
-    changed.push({ path: p.path, mode: octal(p.mode) });
-  }
-  return changed;
-}
-
-/** A warning when other OS users may enter the store folder (and so read what it holds), else undefined (also for no store). */
-export function storeExposure(dir: string): string | undefined {
-  let mode: number;
-  try {
-    mode = statSync(dir).mode;
-    statSync(join(dir, 'cairn.db'));
-  } catch {
-    return undefined;
-  }
-  if ((mode & 0o077) === 0) return undefined;
-  return `warning: the store ${dir} is open to other users (mode ${octal(mode)}): they may read its memory and workspace files; run \`cairn doctor --fix --store ${dir}\``;
-}
+export {
+  type ExposedPath,
+  exposedStorePaths,
+  openFabric,
+  restrictStorePaths,
+  storeExposure,
+} from './store-folder.js';

@@ -50,7 +50,23 @@ function pageFiles(): Record<string, { type: string; body: string }> {
       type: 'text/javascript',
       body: readFileSync(join(ROOT, 'test/fixtures/browser/scenario.js'), 'utf8'),
     },
+    '/readme.js': { type: 'text/javascript', body: readmeModule() },
   };
+}
+
+/**
+ * The README's browser example as a module the page runs: its imports as
+ * they are, its body inside `run(url, token)` (the README's 7070 is the live
+ * server's URL), answering the session it made.
+ */
+function readmeModule(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /```js\n([\s\S]*?)\n```/.exec(readme)?.[1];
+  if (!block) throw new Error('the README has no ```js block');
+  const lines = block.split('\n');
+  const imports = lines.filter((line) => line.startsWith('import '));
+  const body = lines.filter((line) => !line.startsWith('import ')).join('\n');
+  return `${imports.join('\n')}\nexport async function run(url, token) {\n${body.replace("'http://127.0.0.1:7070'", 'url')}\nreturn session.id;\n}\n`;
 }
 
 /** Serves the page's files on 127.0.0.1 at a free port; its origin is the page's. */
@@ -169,6 +185,28 @@ describe.skipIf(missing !== undefined)(
         expect(events.map((event) => event.id)).toEqual([run.appended]);
       } finally {
         await node.close();
+      }
+    });
+
+    it('the README’s browser example runs in a page as written: its session and event reach the server', async () => {
+      const page = await (browser as BrowserContext).newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        await page.goto(`${allowedOrigin}/`);
+        const input = `${JSON.stringify(served.url)}, ${JSON.stringify(served.token)}`;
+        const session = (await page.evaluate(`import('/readme.js').then((m) => m.run(${input}))`)) as string;
+        expect(errors).toEqual([]);
+        const node = connect(served);
+        try {
+          expect(await node.getSession({ session })).toMatchObject({ title: 'from a page' });
+          const events = (await node.readBranch({ session })).events;
+          expect(events.map((event) => [event.kind, event.payload])).toEqual([['message', 'hi']]);
+        } finally {
+          await node.close();
+        }
+      } finally {
+        await page.close();
       }
     });
 

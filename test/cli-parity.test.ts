@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Command, commandInfo } from '../src/cli/command.js';
-import { COMMANDS } from '../src/cli/commands.js';
+import { allCommands } from '../src/cli/commands.js';
 import { cliFieldsOf } from '../src/cli/derived.js';
 import { MANIFEST } from '../src/cli/manifest.js';
 import { CONTRACT } from '../src/contract/index.js';
@@ -179,6 +179,7 @@ const NOT_ON_CLI: Record<string, string> = {
   listCheckpoints: 'the workspace_checkpoints tool; the CLI shows checkpoints in `ws ls` and `status`',
 };
 
+const COMMANDS = await allCommands();
 const byWords = new Map(COMMANDS.map((c) => [c.names.join(' '), c]));
 const flagNames = (c: Command) => c.flags.map((f) => `--${f.name}`);
 

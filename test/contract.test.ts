@@ -5,10 +5,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ACCESS_ACTIONS } from '../src/contract/access.js';
-import { CONTRACT } from '../src/contract/index.js';
+import { CONTRACT, CONTRACT_PARTS, type Feature } from '../src/contract/index.js';
 import { WIRE } from '../src/contract/wire.js';
 import { wireOf } from '../src/contract/wire-of.js';
 import { type Op, type OpContext, runOp } from '../src/ops/op.js';
+import { featureOperations } from '../src/ops/registry.js';
 import { OPERATIONS } from '../src/ops/table.js';
 import type { Identity } from '../src/types.js';
 import { importGraph } from './support/import-graph.js';
@@ -102,7 +103,7 @@ describe('the contract stands apart from its handlers', () => {
   });
 
   it('the wire manifest is the contract’s (regenerate it with `npm run wire`)', () => {
-    expect(WIRE).toEqual(wireOf(CONTRACT));
+    expect(WIRE).toEqual(wireOf(CONTRACT_PARTS));
   });
 
   it('every operation of the contract has its handler on the server side, and nothing else does', () => {
@@ -118,6 +119,29 @@ describe('the contract stands apart from its handlers', () => {
     expect(
       (Object.values(OPERATIONS) as Op[]).filter((o) => o.atCaller !== undefined).map((o) => o.name),
     ).toEqual(['listCheckpoints']);
+  });
+
+  it('each feature, loaded on its own, registers a handler for exactly its part of the contract', async () => {
+    for (const [feature, part] of Object.entries(CONTRACT_PARTS)) {
+      const table = await featureOperations(feature as Feature);
+      expect(Object.keys(table).sort(), feature).toEqual(Object.keys(part).sort());
+      for (const [name, operation] of Object.entries(table)) {
+        const { run, atCaller, ...declared } = operation;
+        expect(declared, name).toEqual(part[name as keyof typeof part]);
+        expect(typeof run, name).toBe('function');
+        // The step the caller's side settles first is the same whether the feature is loaded or not.
+        expect(atCaller, name).toBe((OPERATIONS as Record<string, Op>)[name]?.atCaller);
+      }
+    }
+    // The wire manifest names each operation's feature: the embedded fabric loads it from there.
+    for (const [name, wire] of Object.entries(WIRE))
+      expect(CONTRACT_PARTS[wire.feature as Feature], name).toHaveProperty(name);
+  });
+
+  it('a command line that runs one operation loads one feature: the embedded fabric loads none up front', () => {
+    const graph = importGraph('src/embedded-fabric.ts');
+    expect(graph).not.toContain('src/contract/index.ts');
+    expect(graph.filter((m) => /handlers\.ts$|contract\.ts$|guard|secretlint/.test(m))).toEqual([]);
   });
 
   it('every operation declares its access action, and the gate checks it before the handler runs', async () => {

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
+import { unkeyedSecretRules } from '../src/desk/guard/secretlint.js';
 import {
   createPathFilter,
   credentialPathRule,
@@ -11,7 +12,6 @@ import {
   guardFailure,
   type SecretFinding,
   scanFile,
-  unkeyedSecretRules,
 } from '../src/desk/guard.js';
 import { CairnError } from '../src/errors.js';
 

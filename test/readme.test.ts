@@ -1,5 +1,6 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,8 @@ import { removeWithMounts, tempDir } from './support/stores.js';
 // (run `npx tsc -p tsconfig.json` first). A block runs when the README marks it `<!-- readme-test: runs -->`.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MARK = '<!-- readme-test: runs -->';
+/** Marks a block as what a command prints: `<!-- readme-test: output of cairn … -->`. */
+const OUTPUT_MARK = /<!-- readme-test: output of (.+?) -->\s*```[a-z]*\n([\s\S]*?)\n```/g;
 
 /** The lines of every marked ```sh block, in README order, comments and blank lines kept out. */
 function markedLines(readme: string): string[] {
@@ -39,6 +42,89 @@ function fill(code: string, line: string, printed: string[]): string {
     }
     throw new Error(`no earlier line printed an id for ${whole} in: ${line}`);
   });
+}
+
+/** The output samples of a document: each command and the lines the block after it shows. */
+function outputSamples(text: string): { command: string; lines: string[] }[] {
+  return [...text.matchAll(OUTPUT_MARK)].map((m) => ({
+    command: m[1] as string,
+    lines: (m[2] as string).split('\n'),
+  }));
+}
+
+/** A sample line as a pattern: `…` stands for any text, everything else is literal. */
+function samplePattern(line: string): RegExp {
+  return new RegExp(
+    `^${line
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+/**
+ * The first `count` lines `command` prints on stdout; a command that keeps
+ * running (a server) is stopped with SIGTERM once it printed them.
+ */
+function firstLines(
+  command: string,
+  count: number,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<string[]> {
+  return new Promise((done, fail) => {
+    const child = spawn('sh', ['-c', `exec ${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.split('\n').length > count) child.kill('SIGTERM');
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    child.on('error', fail);
+    child.on('close', () => {
+      const lines = out.split('\n').slice(0, count);
+      if (lines.length < count || out === '')
+        fail(new Error(`${command} printed ${JSON.stringify(out)}; stderr ${err}`));
+      else done(lines);
+    });
+  });
+}
+
+/**
+ * The commands of a shell block as words: continued lines joined, comments,
+ * redirections and `export`/`curl` lines left out, `;` and `&&` splitting a line.
+ */
+function shellCommands(block: string): string[][] {
+  const commands: string[][] = [];
+  for (const line of block.replace(/\\\n\s*/g, ' ').split('\n')) {
+    let words: string[] = [];
+    const tokens = line.match(/'[^']*'|"[^"]*"|&&|;|#.*|\S+/g) ?? [];
+    for (const token of tokens) {
+      if (token.startsWith('#')) break;
+      if (token === '&&' || token === ';') {
+        if (words.length > 0) commands.push(words);
+        words = [];
+      } else words.push(token.replace(/^(['"])(.*)\1$/, '$2'));
+    }
+    if (words.length > 0) commands.push(words);
+  }
+  // A redirection takes the word after it; `export` sets the shell's environment.
+  return commands
+    .filter((words) => words[0] !== 'export')
+    .map((words) =>
+      words.filter((w, i) => !['<', '>'].includes(w) && !['<', '>'].includes(words[i - 1] ?? '')),
+    );
 }
 
 describe('the README, line by line', () => {
@@ -108,6 +194,91 @@ describe('the README, line by line', () => {
     expect(lines.length).toBeGreaterThanOrEqual(10);
     runLines(lines, project, env);
   }, 120_000);
+
+  it('docs/cli.md’s output samples are what the commands print (a port of 7070 is a free one here)', async () => {
+    const { project, env } = machine(join(temp.dir, 'cli-md-output'));
+    const samples = outputSamples(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'));
+    expect(samples.map((s) => s.command.split(' ').slice(0, 2).join(' '))).toEqual([
+      'cairn serve',
+      'cairn session',
+    ]);
+    for (const sample of samples) {
+      const port = String(await freePort());
+      const swap = (text: string) => text.replaceAll('7070', port);
+      const printed = await firstLines(swap(sample.command), sample.lines.length, project, env);
+      for (const [i, line] of sample.lines.entries())
+        expect(printed[i], `${sample.command}: line ${i + 1}`).toMatch(samplePattern(swap(line)));
+    }
+  }, 120_000);
+
+  it('the Quickstart is two commands, and what `npm start` serves answers its curl line', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const quickstart = /## Quickstart[\s\S]*?```sh\n([\s\S]*?)\n```/.exec(readme)?.[1] ?? '';
+    expect(quickstart.split('\n').map((line) => line.split('#')[0]?.trim())).toEqual([
+      'npm start',
+      'npm test',
+    ]);
+    // `npm start` prepares (installs, builds: what CI's clean clone does before `npm test`), then serves.
+    const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    expect(scripts.start).toBe('node scripts/prepare.mjs && node bin/cairn.js serve');
+    expect(scripts.test).toBe('node scripts/prepare.mjs && vitest run');
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm test$/m);
+    // What it serves, on a free port for 7070, then the README's curl line with the token it printed.
+    const { home, project, env } = machine(join(temp.dir, 'quickstart'));
+    const port = String(await freePort());
+    const serve = spawn(process.execPath, [join(root, 'bin', 'cairn.js'), 'serve', '--port', port], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const printed = await new Promise<string>((done, fail) => {
+        let out = '';
+        serve.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('token: ')) done(out);
+        });
+        serve.on('exit', (code) => fail(new Error(`cairn serve exited ${code}: ${out}`)));
+      });
+      expect(printed).toContain(`http://127.0.0.1:${port}`);
+      expect(existsSync(join(home, '.local', 'share', 'cairn', 'cairn.db'))).toBe(true);
+      const token = /token: (\S+)/.exec(printed)?.[1] as string;
+      const curl = /```sh\n(curl [^\n]*)\n```/.exec(readme)?.[1] as string;
+      const run = spawnSync('sh', ['-c', curl.replaceAll('7070', port)], {
+        env: { ...env, TOKEN: token },
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ id: expect.stringMatching(/^ss_/), title: 'first' });
+    } finally {
+      serve.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('every command line of the README’s shell blocks that do not run is one the CLI takes', async () => {
+    // The keys walk-through needs a live upstream, a person to approve and an agent program: its
+    // lines are checked against the CLI's commands, flags and arguments (test/cli.test.ts runs the
+    // same story end to end), as are the Development block's npm scripts.
+    const { MANIFEST } = await import('../src/cli/manifest.js');
+    const { checkArity, findCommand, parseCommandLine } = await import('../src/cli/args.js');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const unmarked = [...readme.matchAll(/(<!-- readme-test: runs -->\s*)?```sh\n([\s\S]*?)\n```/g)]
+      .filter((m) => m[1] === undefined)
+      .map((m) => m[2] as string);
+    const lines = unmarked.flatMap((block) => shellCommands(block));
+    const cairn = lines.filter((words) => words[0] === 'cairn');
+    expect(cairn.length).toBeGreaterThanOrEqual(8);
+    for (const words of cairn) {
+      const lookup = findCommand(words.slice(1), MANIFEST);
+      expect(lookup.kind, words.join(' ')).toBe('command');
+      if (lookup.kind !== 'command') continue;
+      const { values, positionals } = parseCommandLine(lookup.command, lookup.rest);
+      checkArity(lookup.command, values, positionals);
+    }
+    const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    for (const words of lines.filter((w) => w[0] === 'npm' && w[1] === 'run'))
+      expect(scripts, words.join(' ')).toHaveProperty(words[2] as string);
+  });
 
   it('docs/cli.md’s store config example is a config the store takes', async () => {
     const { StoreConfig } = await import('../src/cli/store-config.js');

@@ -1,4 +1,5 @@
 import type { Fabric } from '../fabric.js';
+import type { CommandFile } from './commands.js';
 import type { DeskContext } from './desk-commands.js';
 import type { Output } from './output.js';
 
@@ -57,6 +58,8 @@ export interface CommandInfo {
   example?: string;
   /** The operation of the table it runs, for a command made from it (derived.ts). */
   operation?: string;
+  /** The file of commands it is in (commands.ts), the one a command line loads to run it. */
+  file?: CommandFile;
 }
 
 interface CommandBase extends Omit<CommandInfo, 'target'> {
@@ -135,11 +138,12 @@ export function usageLine(command: CommandInfo): string {
 
 /** A command's data, as the manifest keeps it (undefined fields left out). */
 export function commandInfo(command: CommandInfo): CommandInfo {
-  const { target, names, args, rest, flags, summary, example, operation } = command;
+  const { target, names, args, rest, flags, summary, example, operation, file } = command;
   const info: CommandInfo = { target, names, args, flags: flags.map((f) => ({ ...f })), summary };
   if (rest !== undefined) info.rest = rest;
   if (example !== undefined) info.example = example;
   if (operation !== undefined) info.operation = operation;
+  if (file !== undefined) info.file = file;
   return info;
 }
 

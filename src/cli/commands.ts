@@ -1,25 +1,28 @@
 import type { Command } from './command.js';
-import { demo } from './demo.js';
-import { DESK_COMMANDS } from './desk-commands.js';
-import { DOCTOR_COMMANDS } from './doctor-command.js';
-import { FABRIC_COMMANDS } from './fabric-commands.js';
-import { KEYS_COMMANDS } from './keys-commands.js';
-import { MCP_COMMANDS } from './mcp-commands.js';
-import { MEMORY_COMMANDS } from './memory-commands.js';
-import { STORE_COMMANDS } from './store-commands.js';
-import { UNIT_COMMANDS } from './unit-commands.js';
-import { WATCH_COMMANDS } from './watch-command.js';
 
-/** Every command, in the order `cairn help` lists them. */
-export const COMMANDS: Command[] = [
-  ...STORE_COMMANDS,
-  ...DOCTOR_COMMANDS,
-  ...FABRIC_COMMANDS,
-  ...DESK_COMMANDS,
-  ...UNIT_COMMANDS,
-  ...MEMORY_COMMANDS,
-  ...WATCH_COMMANDS,
-  demo,
-  ...KEYS_COMMANDS,
-  ...MCP_COMMANDS,
-];
+/**
+ * The files of commands, in the order `cairn help` lists them. Each is loaded
+ * only when one of its commands is to run: the manifest (manifest.ts) names
+ * every command's file, so a command line loads one file and what it needs.
+ */
+export const COMMAND_FILES = {
+  store: async (): Promise<Command[]> => (await import('./store-commands.js')).STORE_COMMANDS,
+  doctor: async (): Promise<Command[]> => (await import('./doctor-command.js')).DOCTOR_COMMANDS,
+  fabric: async (): Promise<Command[]> => (await import('./fabric-commands.js')).FABRIC_COMMANDS,
+  desk: async (): Promise<Command[]> => (await import('./desk-commands.js')).DESK_COMMANDS,
+  unit: async (): Promise<Command[]> => (await import('./unit-commands.js')).UNIT_COMMANDS,
+  memory: async (): Promise<Command[]> => (await import('./memory-commands.js')).MEMORY_COMMANDS,
+  watch: async (): Promise<Command[]> => (await import('./watch-command.js')).WATCH_COMMANDS,
+  demo: async (): Promise<Command[]> => [(await import('./demo.js')).demo],
+  keys: async (): Promise<Command[]> => (await import('./keys-commands.js')).KEYS_COMMANDS,
+  mcp: async (): Promise<Command[]> => (await import('./mcp-commands.js')).MCP_COMMANDS,
+};
+export type CommandFile = keyof typeof COMMAND_FILES;
+
+/** Every command with the file it is in, in help's order: what the manifest is made from (`npm run wire`). */
+export async function allCommands(): Promise<Command[]> {
+  const all: Command[] = [];
+  for (const [file, load] of Object.entries(COMMAND_FILES) as [CommandFile, () => Promise<Command[]>][])
+    for (const command of await load()) all.push({ ...command, file });
+  return all;
+}

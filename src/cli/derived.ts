@@ -218,12 +218,17 @@ export function operationCommand<T>(
 ): FabricCommand {
   const binding = operation.cli;
   if (!binding) throw new Error(`${operation.name} has no CLI binding`);
-  const { args, flags } = cliFieldsOf(operation);
   return {
     target: 'fabric',
     names: [...binding.command],
-    args: args.map((a) => a.shown),
-    flags: flags.map((f) => f.flag),
+    // Read from the schema only when asked (help and parsing read the manifest): a command line that
+    // runs one command builds no other's.
+    get args() {
+      return cliFieldsOf(operation).args.map((a) => a.shown);
+    },
+    get flags() {
+      return cliFieldsOf(operation).flags.map((f) => f.flag);
+    },
     summary: binding.summary ?? operation.summary.charAt(0).toLowerCase() + operation.summary.slice(1),
     ...(binding.example ? { example: binding.example } : {}),
     operation: operation.name,

@@ -88,9 +88,10 @@ async function dispatch(argv: string[], world: CliWorld, out: Output): Promise<n
     return EXIT.ok;
   }
   checkArity(lookup.command, values, positionals);
-  const { COMMANDS } = await import('./commands.js');
+  const { COMMAND_FILES } = await import('./commands.js');
   const wanted = lookup.command.names.join(' ');
-  const command = COMMANDS.find((c) => c.names.join(' ') === wanted) as Command;
+  const file = COMMAND_FILES[lookup.command.file as keyof typeof COMMAND_FILES];
+  const command = (await file()).find((c) => c.names.join(' ') === wanted) as Command;
   const call: Invocation = {
     values,
     positionals,
@@ -141,7 +142,7 @@ async function checkStore(
   const creates = command.target !== 'fabric' && command.createsStore;
   if (store.chosen && !creates) (await import('./store-commands.js')).requireStore(store.dir);
   if (!(command.target === 'store' && command.reportsPermissions)) {
-    const warning = (await import('../store.js')).storeExposure(store.dir);
+    const warning = (await import('../store-folder.js')).storeExposure(store.dir);
     if (warning !== undefined) out.problem(warning);
   }
   return store.dir;

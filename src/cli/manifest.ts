@@ -9,6 +9,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     flags: [],
     summary: 'create the store (if missing) and its local tenant and principal',
     example: 'cairn init',
+    file: 'store',
   },
   {
     target: 'store',
@@ -55,6 +56,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
     example: 'cairn serve --port 7411',
+    file: 'store',
   },
   {
     target: 'store',
@@ -63,6 +65,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     flags: [],
     summary: 'create a tenant in the local store and print its first admin token (shown once)',
     example: 'cairn tenant create acme',
+    file: 'store',
   },
   {
     target: 'store',
@@ -77,6 +80,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'check that only its owner may read the store (exit 1 when others may); --fix closes it',
     example: 'cairn doctor --fix',
+    file: 'doctor',
   },
   {
     target: 'fabric',
@@ -86,6 +90,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show the tenant and principal the command acts as',
     example: 'cairn whoami --url http://127.0.0.1:7411 --token-file ~/.cairn-token',
     operation: 'whoami',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -126,6 +131,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'mint a bearer token (printed once: Cairn keeps only its hash)',
     example: 'cairn token create --kind agent --name worker --label ci',
     operation: 'createToken',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -135,6 +141,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'revoke a token at once (members: their own; admins: any in the tenant)',
     example: 'cairn token revoke tk_…',
     operation: 'revokeToken',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -157,6 +164,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'create a session (with an empty main branch)',
     example: 'cairn session new --title "fix the flaky test" --meta \'{"ticket":"CX-12"}\'',
     operation: 'createSession',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -179,6 +187,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'list sessions, oldest first',
     example: 'cairn session ls --limit 20',
     operation: 'listSessions',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -187,6 +196,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     flags: [],
     summary: 'show a session and its branches',
     example: 'cairn session show ss_…',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -233,6 +243,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'append one event to a branch head (durable when the command returns)',
     example: 'cairn log append ss_… --kind tool.call --payload \'{"tool":"grep"}\' --key call-7',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -261,6 +272,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show the events of a branch, root to head: seq, id, kind, actor, payload',
     example: 'cairn log show ss_… --branch main --from 1 --limit 50',
     operation: 'readBranch',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -270,6 +282,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show one event: session, branch, seq, kind, actor, payload',
     example: 'cairn event show ev_…',
     operation: 'getEvent',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -292,6 +305,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show the path from the root to an event, whatever branch heads point at',
     example: 'cairn log path ev_… --limit 50',
     operation: 'readPath',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -320,6 +334,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'start a new branch at an event; nothing is copied',
     example: 'cairn branch fork ss_… --at ev_… --name try-b',
     operation: 'fork',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -337,6 +352,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'move a branch head back to an event on its path (the old head stays readable)',
     example: 'cairn branch rewind ss_… main --to ev_…',
     operation: 'rewind',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -360,6 +376,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'move a branch head to any event of its session: back, forward or onto another line (recorded)',
     example: 'cairn branch move ss_… main --to ev_… --if-head ev_…',
     operation: 'moveHead',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -369,6 +386,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'list the branches of a session: name, head seq, head event, fork point',
     example: 'cairn branch ls ss_…',
     operation: 'listBranches',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -378,6 +396,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show how a branch head moved (create, fork, rewind, move), oldest first',
     example: 'cairn branch history ss_… main',
     operation: 'branchHistory',
+    file: 'fabric',
   },
   {
     target: 'fabric',
@@ -387,6 +406,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'verify audit chains (every tenant of a local store; your tenant over --url); exit code 1 when one is broken',
     example: 'cairn audit verify',
+    file: 'fabric',
   },
   {
     target: 'desk',
@@ -414,6 +434,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'bind a directory to a session branch and take its first snapshot',
     example: 'cairn ws attach . --session ss_…',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -440,6 +461,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'snapshot the workspace directory (only what changed is read and stored)',
     example: 'cairn ws checkpoint',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -455,6 +477,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'list workspaces, or with --ws the snapshots of one',
     example: 'cairn ws ls',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -481,6 +504,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'restore a snapshot (checkpoints the current state first, so it can be undone)',
     example: 'cairn ws restore sn_… --preview',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -513,6 +537,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'differences between two snapshots, or a snapshot and the live directory',
     example: 'cairn ws diff sn_… --stat',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -540,6 +565,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'checkpoint a workspace and fork it into DIR on a new branch',
     example: 'cairn ws fork ../try-b --branch try-b',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -555,6 +581,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'three-way merge of workspace FROM into another; conflicts are written with markers',
     example: 'cairn ws merge ../try-b',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -575,6 +602,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'stop tracking a workspace',
     example: 'cairn ws detach',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -583,6 +611,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     flags: [],
     summary: 're-hash every object reachable from every snapshot; report the first corrupt or missing one',
     example: 'cairn ws verify',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -604,6 +633,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'remove desk objects no snapshot references (safe while checkpoints run)',
     example: 'cairn gc --keep-last 20',
+    file: 'desk',
   },
   {
     target: 'desk',
@@ -633,6 +663,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'checkpoint the unit: log head, workspace snapshot, steps in doubt, evidence (git revision, checks)',
     example: 'cairn checkpoint --label "tests pass" --check "npm test"',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -659,6 +690,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'restore the unit to any checkpoint of its session (checkpoints first; the log head moves there and the workspace follows, as a new operation that prints its undo)',
     example: 'cairn restore ev_… --preview',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -712,6 +744,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'fork the unit at a checkpoint into branches, each with its own log branch, workspace and stated grants (none unless --grant)',
     example: 'cairn fork ev_… --branches 3',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -753,6 +786,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'run a command in the workspace as a recorded step, then checkpoint if it changed anything',
     rest: 'CMD…',
     example: 'cairn exec -- npm test',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -768,6 +802,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'list the recorded steps of the workspace’s branch',
     example: 'cairn step ls',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -800,6 +835,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'resolve a step in doubt (escalate policy): it happened, it failed, or run it again',
     example: 'cairn step resolve 4 --result \'{"sent":true}\'',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -816,6 +852,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'where the layers disagree: workspace changes outside any recorded step, steps in doubt, grants that ended',
     example: 'cairn status',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -831,6 +868,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'mark a fork’s winner (of the session of --ws)',
     example: 'cairn keep try-b',
+    file: 'unit',
   },
   {
     target: 'desk',
@@ -852,6 +890,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'mark a fork abandoned: gc reclaims its workspace after the TTL',
     example: 'cairn abandon try-c --ttl-ms 86400000',
+    file: 'unit',
   },
   {
     target: 'fabric',
@@ -926,6 +965,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'remember TEXT in a scope; credentials are refused',
     example: 'cairn memory add "the build needs Node 20" --scope project:cairn --tag build',
     operation: 'remember',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -988,6 +1028,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'recall records of a scope ranked by how well they match QUERY',
     example: 'cairn memory recall "which Node version" --scope project:cairn --k 3',
     operation: 'recall',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1024,6 +1065,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'the current records of a scope, newest first',
     example: 'cairn memory ls --scope user:alice --limit 20',
     operation: 'listMemory',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1033,6 +1075,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show a record’s newest version and its provenance',
     example: 'cairn memory get mr_…',
     operation: 'getMemory',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1042,6 +1085,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'every version of a record, oldest first',
     example: 'cairn memory history mr_…',
     operation: 'memoryHistory',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1051,6 +1095,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'hide a record from recall (unless asked for quarantined ones)',
     example: 'cairn memory quarantine mr_…',
     operation: 'quarantineMemory',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1060,6 +1105,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'mark a record trusted (a person: a user principal)',
     example: 'cairn memory promote mr_…',
     operation: 'promoteMemory',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1076,6 +1122,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'embed records that have no vector yet (with the store’s embedding function)',
     example: 'cairn memory reindex --limit 500',
     operation: 'reindexMemory',
+    file: 'memory',
   },
   {
     target: 'fabric',
@@ -1096,6 +1143,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'forget a record — every version and index entry — and with --derived what was made from it',
     example: 'cairn memory forget mr_… --derived --preview',
     operation: 'forgetMemory',
+    file: 'memory',
   },
   {
     target: 'store',
@@ -1105,6 +1153,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'keep the store open and its workspaces watched until SIGINT/SIGTERM; workspace commands on this store then run here, without a scan',
     example: 'cairn watch',
+    file: 'watch',
   },
   {
     target: 'store',
@@ -1114,6 +1163,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'a worked example in a temporary folder: fork three ways and keep the passing branch; then fork an invoice task with read, sandbox and approved-live grants',
     example: 'cairn demo',
+    file: 'demo',
   },
   {
     target: 'store',
@@ -1129,6 +1179,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'make a new vault master key (keep it apart from the store)',
     example: 'cairn cred keygen --out ~/.cairn-master-key',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1183,6 +1234,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'add a credential to the vault; its value is read from stdin (never the command line)',
     example:
       'printf \'%s\' "$GITHUB_TOKEN" | cairn cred add github --kind bearer --upstream https://api.github.com',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1203,6 +1255,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'replace a credential’s value (from stdin) under a fresh data key; grants stay',
     example: 'printf \'%s\' "$NEW_TOKEN" | cairn cred rotate github',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1212,6 +1265,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'delete a credential: its sealed values are erased and every grant on it revoked',
     example: 'cairn cred rm github',
     operation: 'deleteCredential',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1221,6 +1275,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'list credentials (names, kinds, upstreams; never values)',
     example: 'cairn cred ls',
     operation: 'listCredentials',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1308,6 +1363,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'grant a branch use of a credential: read, sandbox, or live (optionally each write approved)',
     example: 'cairn grant add --ws . --cred github --mode read --host api.github.com --ttl-ms 3600000',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1330,6 +1386,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'list grants with their state (active, revoked, expired, exhausted)',
     example: 'cairn grant ls --session ss_… --branch main',
     operation: 'listGrants',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1339,6 +1396,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show a grant: what it allows, on whose behalf, until when',
     example: 'cairn grant show gr_…',
     operation: 'getGrant',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1355,6 +1413,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'revoke a grant and every grant narrowed from it',
     example: 'cairn grant revoke gr_… --reason "task done"',
     operation: 'revokeGrant',
+    file: 'keys',
   },
   {
     target: 'store',
@@ -1395,6 +1454,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary:
       'run the egress proxy: branches call /<credential>/<path> with their handle; secrets are injected here',
     example: 'cairn proxy --port 7071 --master-key-file ~/.cairn-master-key',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1411,6 +1471,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'writes waiting for a person: branch, credential, method, URL, redacted body preview',
     example: 'cairn approvals ls --state all',
     operation: 'listApprovals',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1420,6 +1481,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'show one held write: method, URL, body digest and redacted preview',
     example: 'cairn approvals show ap_…',
     operation: 'getApproval',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1436,6 +1498,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'let exactly one held write through (once; the proxy sends it)',
     example: 'cairn approve ap_… --note "checked the amount"',
     operation: 'approve',
+    file: 'keys',
   },
   {
     target: 'fabric',
@@ -1452,6 +1515,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     summary: 'refuse one held write: the agent gets 403, nothing is sent',
     example: 'cairn deny ap_… --note "wrong customer"',
     operation: 'deny',
+    file: 'keys',
   },
   {
     target: 'desk',
@@ -1467,5 +1531,6 @@ export const MANIFEST: readonly CommandInfo[] = [
     ],
     summary: 'serve the agent tools over MCP: stdio (default) or streamable HTTP on loopback',
     example: 'cairn mcp',
+    file: 'mcp',
   },
 ];

@@ -5,7 +5,8 @@ import { invalidArgument, isCairnError, unavailable } from '../errors.js';
 import type { MasterKey } from '../keys/crypto.js';
 import { corsOrigin } from '../server/cors.js';
 import type { RunningServer } from '../server/index.js';
-import { openFabric, Store } from '../store.js';
+import type { Store } from '../store.js';
+import { openFabric } from '../store-folder.js';
 import { listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
 import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
@@ -63,8 +64,12 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
  * checkpoints, so none runs on its event loop.
  */
 export function openConfiguredStore(dir: string, checkpoints?: 'inline' | 'background'): Promise<Store> {
-  return openStoreDir(dir, (d) =>
-    Store.openDir(d, { memoryPolicy: readStoreConfig(d).memory.policy, checkpoints }),
+  // The whole library's handle: loaded when a command asks for one (an operation's command opens a fabric only).
+  return openStoreDir(dir, async (d) =>
+    (await import('../store.js')).Store.openDir(d, {
+      memoryPolicy: readStoreConfig(d).memory.policy,
+      checkpoints,
+    }),
   );
 }
 

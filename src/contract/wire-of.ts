@@ -7,10 +7,12 @@
  * no schema library at all.
  */
 import { inputJsonSchema, pathFieldsOf } from './json-schema.js';
-import type { SpecTable } from './spec.js';
+import type { OpSpec, SpecTable } from './spec.js';
 
 export interface WireOp {
   name: string;
+  /** The feature that declares it (contract/index.ts): an embedded fabric loads that feature's code on a call. */
+  feature: string;
   effect: 'read' | 'write';
   runs: 'anywhere' | 'caller';
   /** The MCP tool name, where there is one (messages name it). */
@@ -20,26 +22,29 @@ export interface WireOp {
   pathDefaults?: Record<string, string>;
 }
 
-/** The manifest of a contract. */
-export function wireOf(contract: SpecTable): Record<string, WireOp> {
+/** The manifest of a contract, given as its features' parts. */
+export function wireOf(parts: Record<string, SpecTable>): Record<string, WireOp> {
   const wire: Record<string, WireOp> = {};
-  for (const [key, op] of Object.entries(contract)) {
-    const entry: WireOp = { name: op.name, effect: op.effect, runs: op.runs };
-    if (op.mcp) entry.mcp = op.mcp.name;
-    if (op.http) {
-      const { method, path, body, answer } = op.http;
-      entry.http = { method, path, ...(body ? { body } : {}), ...(answer ? { answer } : {}) };
-      const properties = inputJsonSchema(op).properties ?? {};
-      const defaults: Record<string, string> = {};
-      for (const field of pathFieldsOf(op)) {
-        const value = properties[field]?.default;
-        if (typeof value === 'string') defaults[field] = value;
-      }
-      if (Object.keys(defaults).length > 0) entry.pathDefaults = defaults;
-    }
-    wire[key] = entry;
-  }
+  for (const [feature, contract] of Object.entries(parts))
+    for (const [key, op] of Object.entries(contract)) wire[key] = wireOpOf(feature, op);
   return wire;
+}
+
+function wireOpOf(feature: string, op: OpSpec): WireOp {
+  const entry: WireOp = { name: op.name, feature, effect: op.effect, runs: op.runs };
+  if (op.mcp) entry.mcp = op.mcp.name;
+  if (op.http) {
+    const { method, path, body, answer } = op.http;
+    entry.http = { method, path, ...(body ? { body } : {}), ...(answer ? { answer } : {}) };
+    const properties = inputJsonSchema(op).properties ?? {};
+    const defaults: Record<string, string> = {};
+    for (const field of pathFieldsOf(op)) {
+      const value = properties[field]?.default;
+      if (typeof value === 'string') defaults[field] = value;
+    }
+    if (Object.keys(defaults).length > 0) entry.pathDefaults = defaults;
+  }
+  return entry;
 }
 
 /** The text of contract/wire.ts for a manifest. */

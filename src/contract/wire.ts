@@ -5,6 +5,7 @@ import type { WireOp } from './wire-of.js';
 export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   whoami: {
     name: 'whoami',
+    feature: 'identity',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'whoami',
@@ -15,6 +16,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   createToken: {
     name: 'createToken',
+    feature: 'identity',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -24,6 +26,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   revokeToken: {
     name: 'revokeToken',
+    feature: 'identity',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -33,6 +36,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   createSession: {
     name: 'createSession',
+    feature: 'log',
     effect: 'write',
     runs: 'anywhere',
     mcp: 'session_create',
@@ -43,6 +47,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listSessions: {
     name: 'listSessions',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'session_list',
@@ -53,6 +58,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getSession: {
     name: 'getSession',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -62,6 +68,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   append: {
     name: 'append',
+    feature: 'log',
     effect: 'write',
     runs: 'anywhere',
     mcp: 'event_append',
@@ -72,6 +79,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   readBranch: {
     name: 'readBranch',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'branch_read',
@@ -85,6 +93,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getEvent: {
     name: 'getEvent',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'event_get',
@@ -95,6 +104,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   fork: {
     name: 'fork',
+    feature: 'log',
     effect: 'write',
     runs: 'anywhere',
     mcp: 'session_fork',
@@ -105,6 +115,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   rewind: {
     name: 'rewind',
+    feature: 'log',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -114,6 +125,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   moveHead: {
     name: 'moveHead',
+    feature: 'log',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -123,6 +135,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   readPath: {
     name: 'readPath',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'event_path',
@@ -133,6 +146,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listBranches: {
     name: 'listBranches',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'branch_list',
@@ -143,6 +157,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   branchHistory: {
     name: 'branchHistory',
+    feature: 'log',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'branch_history',
@@ -153,6 +168,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   verifyAudit: {
     name: 'verifyAudit',
+    feature: 'audit',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -162,6 +178,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listCredentials: {
     name: 'listCredentials',
+    feature: 'keys',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -171,6 +188,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   addCredential: {
     name: 'addCredential',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -180,6 +198,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   rotateCredential: {
     name: 'rotateCredential',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -189,6 +208,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deleteCredential: {
     name: 'deleteCredential',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -198,6 +218,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   addGrant: {
     name: 'addGrant',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -207,6 +228,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listApprovals: {
     name: 'listApprovals',
+    feature: 'keys',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -216,6 +238,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getApproval: {
     name: 'getApproval',
+    feature: 'keys',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -225,6 +248,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   approve: {
     name: 'approve',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -234,6 +258,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deny: {
     name: 'deny',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -243,6 +268,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getGrant: {
     name: 'getGrant',
+    feature: 'keys',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -252,6 +278,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   checkGrant: {
     name: 'checkGrant',
+    feature: 'keys',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -261,6 +288,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listGrants: {
     name: 'listGrants',
+    feature: 'keys',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -270,6 +298,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   revokeGrant: {
     name: 'revokeGrant',
+    feature: 'keys',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -279,6 +308,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskMissing: {
     name: 'deskMissing',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -288,6 +318,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskReadObjects: {
     name: 'deskReadObjects',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -298,6 +329,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskPutPack: {
     name: 'deskPutPack',
+    feature: 'desk',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -308,6 +340,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskDiscardPacks: {
     name: 'deskDiscardPacks',
+    feature: 'desk',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -317,6 +350,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskCommit: {
     name: 'deskCommit',
+    feature: 'desk',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -326,6 +360,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getWorkspace: {
     name: 'getWorkspace',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -335,6 +370,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   workspaceHead: {
     name: 'workspaceHead',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -344,6 +380,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listWorkspaces: {
     name: 'listWorkspaces',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -353,6 +390,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   attachedAt: {
     name: 'attachedAt',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -362,6 +400,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listSnapshots: {
     name: 'listSnapshots',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -371,6 +410,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getSnapshot: {
     name: 'getSnapshot',
+    feature: 'desk',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -380,6 +420,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskFork: {
     name: 'deskFork',
+    feature: 'desk',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -389,6 +430,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   detachWorkspace: {
     name: 'detachWorkspace',
+    feature: 'desk',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -398,6 +440,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   deskRefused: {
     name: 'deskRefused',
+    feature: 'desk',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -407,6 +450,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listSteps: {
     name: 'listSteps',
+    feature: 'steps',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'step_list',
@@ -420,6 +464,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   recordStep: {
     name: 'recordStep',
+    feature: 'steps',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -432,6 +477,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   resolveStep: {
     name: 'resolveStep',
+    feature: 'steps',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -444,6 +490,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   remember: {
     name: 'remember',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     mcp: 'memory_remember',
@@ -454,6 +501,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   rememberMany: {
     name: 'rememberMany',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -463,6 +511,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   recall: {
     name: 'recall',
+    feature: 'memory',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'memory_recall',
@@ -473,6 +522,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   listMemory: {
     name: 'listMemory',
+    feature: 'memory',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -482,6 +532,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   getMemory: {
     name: 'getMemory',
+    feature: 'memory',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -491,6 +542,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   memoryHistory: {
     name: 'memoryHistory',
+    feature: 'memory',
     effect: 'read',
     runs: 'anywhere',
     http: {
@@ -500,6 +552,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   quarantineMemory: {
     name: 'quarantineMemory',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -509,6 +562,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   promoteMemory: {
     name: 'promoteMemory',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -518,6 +572,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   carryMemory: {
     name: 'carryMemory',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -527,6 +582,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   dropBranchMemory: {
     name: 'dropBranchMemory',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -536,6 +592,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   reindexMemory: {
     name: 'reindexMemory',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -545,6 +602,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   forgetMemory: {
     name: 'forgetMemory',
+    feature: 'memory',
     effect: 'write',
     runs: 'anywhere',
     mcp: 'memory_forget',
@@ -555,6 +613,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   recordCheckpoint: {
     name: 'recordCheckpoint',
+    feature: 'unit',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -564,6 +623,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   keepBranch: {
     name: 'keepBranch',
+    feature: 'unit',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -573,6 +633,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   abandonBranch: {
     name: 'abandonBranch',
+    feature: 'unit',
     effect: 'write',
     runs: 'anywhere',
     http: {
@@ -582,12 +643,14 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   attachWorkspace: {
     name: 'attachWorkspace',
+    feature: 'unit',
     effect: 'write',
     runs: 'caller',
     mcp: 'workspace_attach',
   },
   listCheckpoints: {
     name: 'listCheckpoints',
+    feature: 'unit',
     effect: 'read',
     runs: 'anywhere',
     mcp: 'workspace_checkpoints',
@@ -598,24 +661,28 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
   },
   checkpoint: {
     name: 'checkpoint',
+    feature: 'unit',
     effect: 'write',
     runs: 'caller',
     mcp: 'workspace_checkpoint',
   },
   restore: {
     name: 'restore',
+    feature: 'unit',
     effect: 'write',
     runs: 'caller',
     mcp: 'workspace_restore',
   },
   forkUnit: {
     name: 'forkUnit',
+    feature: 'unit',
     effect: 'write',
     runs: 'caller',
     mcp: 'workspace_fork',
   },
   status: {
     name: 'status',
+    feature: 'unit',
     effect: 'read',
     runs: 'caller',
     mcp: 'workspace_status',

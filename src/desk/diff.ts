@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import {
   type Entry,
   type EntryMap,
@@ -117,6 +116,8 @@ async function addPatch(item: DiffItem, read: ReadContent, maxBytes: number): Pr
   const newName = after.kind === 'absent' ? '/dev/null' : `b/${item.path}`;
   const oldText = before.kind === 'text' ? before.text : '';
   const newText = after.kind === 'text' ? after.text : '';
+  // The diff library loads with the first patch: a desk that never diffs never loads it.
+  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import('diff');
   const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, {
     headerOptions: FILE_HEADERS_ONLY,
   });

@@ -50,7 +50,6 @@ export { credentialPathRule } from './guard/paths.js';
 export { type Confidence, checksumValid, withChecksum } from './guard/rules.js';
 
 export { type FindingAction, LOOKAHEAD, type SecretFinding } from './guard/scan.js';
-export { unkeyedSecretRules } from './guard/secretlint.js';
 export { placeholder, type Redaction, redactEncoded, redactJson, scanText } from './guard/text.js';
 
 /**

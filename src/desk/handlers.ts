@@ -4,21 +4,22 @@ import { refuseSecretsInPack } from '../desk/guard.js';
 import { verifyPack } from '../desk/pack-format.js';
 import type { Handlers } from '../ops/op.js';
 import type { DESK_CONTRACT } from './contract.js';
+import { deskStoreOf } from './store-side.js';
 
 export const DESK_HANDLERS: Handlers<typeof DESK_CONTRACT> = {
-  deskMissing: async (ctx, input) => ({ missing: await ctx.desk().missing(input.digests) }),
-  deskReadObjects: (ctx, input) => ctx.desk().getObjects(input.digests),
+  deskMissing: async (ctx, input) => ({ missing: await deskStoreOf(ctx).missing(input.digests) }),
+  deskReadObjects: (ctx, input) => deskStoreOf(ctx).getObjects(input.digests),
   deskPutPack: async (ctx, input) => {
     // A Buffer over the same memory (the server's body is one already; an embedded caller's may be a Uint8Array).
     const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
     const objects = verifyPack(input.digest, bytes).length;
     // The client's guard is not the store's: its objects are scanned again here.
     await refuseSecretsInPack(bytes);
-    await ctx.desk().putPack(input.digest, bytes);
+    await deskStoreOf(ctx).putPack(input.digest, bytes);
     return { pack: input.digest, objects };
   },
   deskDiscardPacks: async (ctx, input) => {
-    await ctx.desk().discardPacks(input.packs);
+    await deskStoreOf(ctx).discardPacks(input.packs);
     return { ok: true as const };
   },
   deskCommit: async (ctx, input) => {
@@ -30,18 +31,18 @@ export const DESK_HANDLERS: Handlers<typeof DESK_CONTRACT> = {
       verifyPack(digestOf(pack), pack);
       await refuseSecretsInPack(pack);
     }
-    return ctx.desk().commit({ ...rest, ...(pack ? { inline: pack } : {}) });
+    return deskStoreOf(ctx).commit({ ...rest, ...(pack ? { inline: pack } : {}) });
   },
-  getWorkspace: (ctx, input) => ctx.desk().workspace(input.workspace),
-  workspaceHead: (ctx, input) => ctx.desk().head(input.workspace),
-  listWorkspaces: async (ctx) => ({ items: await ctx.desk().listWorkspaces() }),
-  attachedAt: async (ctx, input) => ({ items: await ctx.desk().attachedAt(input.host, input.paths) }),
-  listSnapshots: async (ctx, input) => ({ items: await ctx.desk().listSnapshots(input.workspace) }),
-  getSnapshot: (ctx, input) => ctx.desk().snapshot(input.snapshot),
-  deskFork: (ctx, input) => ctx.desk().fork(input),
-  detachWorkspace: (ctx, input) => ctx.desk().detach(input.workspace),
+  getWorkspace: (ctx, input) => deskStoreOf(ctx).workspace(input.workspace),
+  workspaceHead: (ctx, input) => deskStoreOf(ctx).head(input.workspace),
+  listWorkspaces: async (ctx) => ({ items: await deskStoreOf(ctx).listWorkspaces() }),
+  attachedAt: async (ctx, input) => ({ items: await deskStoreOf(ctx).attachedAt(input.host, input.paths) }),
+  listSnapshots: async (ctx, input) => ({ items: await deskStoreOf(ctx).listSnapshots(input.workspace) }),
+  getSnapshot: (ctx, input) => deskStoreOf(ctx).snapshot(input.snapshot),
+  deskFork: (ctx, input) => deskStoreOf(ctx).fork(input),
+  detachWorkspace: (ctx, input) => deskStoreOf(ctx).detach(input.workspace),
   deskRefused: async (ctx, input) => {
-    await ctx.desk().refused(input);
+    await deskStoreOf(ctx).refused(input);
     return { ok: true as const };
   },
 };

@@ -1,15 +1,20 @@
 /** The handlers of the keys' operations (the contract: ./contract.ts). */
 import * as log from '../log/session-log.js';
-import type { Handlers } from '../ops/op.js';
+import type { Handlers, OpContext } from '../ops/op.js';
 import type { KEYS_CONTRACT } from './contract.js';
+import { Keys } from './keys.js';
+
+/** The keys as the caller of an operation (one per context), with the operator's master key where given. */
+const keysOf = (ctx: OpContext): Keys =>
+  ctx.once(Keys, () => new Keys({ engine: ctx.engine, who: ctx.who, masterKey: ctx.masterKey }));
 
 /** Values travel as text in the JSON body; the library seals bytes. */
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 export const KEYS_HANDLERS: Handlers<typeof KEYS_CONTRACT> = {
-  listCredentials: async (ctx) => ({ credentials: await ctx.keys().listCredentials() }),
+  listCredentials: async (ctx) => ({ credentials: await keysOf(ctx).listCredentials() }),
   addCredential: (ctx, input) =>
-    ctx.keys().addCredential({
+    keysOf(ctx).addCredential({
       name: input.name,
       kind: input.kind,
       upstream: input.upstream ?? '',
@@ -22,24 +27,24 @@ export const KEYS_HANDLERS: Handlers<typeof KEYS_CONTRACT> = {
       maxBodyBytes: input.maxBodyBytes,
     }),
   rotateCredential: (ctx, input) =>
-    ctx.keys().rotateCredential(input.name, {
+    keysOf(ctx).rotateCredential(input.name, {
       ...(input.value !== undefined ? { value: bytes(input.value) } : {}),
       ...(input.sandbox !== undefined ? { sandbox: bytes(input.sandbox) } : {}),
     }),
-  deleteCredential: (ctx, input) => ctx.keys().deleteCredential(input.name),
-  addGrant: (ctx, input) => ctx.keys().grant(input),
+  deleteCredential: (ctx, input) => keysOf(ctx).deleteCredential(input.name),
+  addGrant: (ctx, input) => keysOf(ctx).grant(input),
   listApprovals: async (ctx, input) => ({
-    approvals: await ctx.keys().listApprovals({ state: input.state }),
+    approvals: await keysOf(ctx).listApprovals({ state: input.state }),
   }),
-  getApproval: (ctx, input) => ctx.keys().getApproval(input.approval),
-  approve: (ctx, input) => ctx.keys().decide(input.approval, 'approve', input.note),
-  deny: (ctx, input) => ctx.keys().decide(input.approval, 'deny', input.note),
-  getGrant: (ctx, input) => ctx.keys().getGrant(input.grant),
+  getApproval: (ctx, input) => keysOf(ctx).getApproval(input.approval),
+  approve: (ctx, input) => keysOf(ctx).decide(input.approval, 'approve', input.note),
+  deny: (ctx, input) => keysOf(ctx).decide(input.approval, 'deny', input.note),
+  getGrant: (ctx, input) => keysOf(ctx).getGrant(input.grant),
   checkGrant: async (ctx, input) => {
     await ctx.read((tx) => log.getSession(tx, ctx.who, input.session));
-    await ctx.keys().checkGrant(input);
+    await keysOf(ctx).checkGrant(input);
     return { ok: true as const };
   },
-  listGrants: async (ctx, input) => ({ grants: await ctx.keys().listGrants(input) }),
-  revokeGrant: (ctx, input) => ctx.keys().revoke(input.grant, input.reason),
+  listGrants: async (ctx, input) => ({ grants: await keysOf(ctx).listGrants(input) }),
+  revokeGrant: (ctx, input) => keysOf(ctx).revoke(input.grant, input.reason),
 };

@@ -1,5 +1,5 @@
 /** The handlers of the session log's operations (the contract: ./contract.ts). */
-import { redactEncoded } from '../desk/guard.js';
+import { redactEncoded } from '../desk/guard/text.js';
 import { forbidden } from '../errors.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';

@@ -12,14 +12,14 @@
 import type { z } from 'zod';
 import type { AuditAction } from '../audit/actions.js';
 import { appendAudit } from '../audit/audit-chain.js';
+import type { BlobStore } from '../blob/blob-store.js';
 import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from '../contract/spec.js';
 import type { CheckpointResult } from '../desk/desk.js';
-import type { LocalDeskStore } from '../desk/local-store.js';
 import type { Workspace } from '../desk/rows.js';
 import { type CairnError, forbidden } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import type { SessionId } from '../ids.js';
-import type { Keys } from '../keys/keys.js';
+import type { MasterKey } from '../keys/crypto.js';
 import type { TrustPolicy } from '../memory/memory.js';
 import type { EmbeddingFunction } from '../memory/vectors.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
@@ -54,10 +54,16 @@ export interface OpContext {
   write<T>(fn: (tx: SqlExecutor, now: number) => Promise<T>): Promise<T>;
   /** A read transaction in the caller's tenant. */
   read<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /** The keys as the caller, with the master key where the operator gave one (to seal or open values). */
-  keys(): Keys;
-  /** The store side of the desk as the caller (objects, packs, snapshots, workspace records). */
-  desk(): LocalDeskStore;
+  /** The vault master key the operator gave, if any (to seal or open credential values). */
+  readonly masterKey?: MasterKey;
+  /** The store's blobs, where the fabric was opened with them (the desk's packs live there). */
+  readonly blobs?: BlobStore;
+  /**
+   * The one instance of what `make` builds for this context, made on first
+   * use: how a feature keeps its service over the caller (the keys, the
+   * desk's store side) without this layer knowing of it.
+   */
+  once<T>(key: object, make: () => T): T;
   /** Present only on the caller's own machine (a local store with a desk). */
   readonly caller?: CallerSide;
   /** The store's memory policy: the trust tier each source's records arrive with. */
@@ -91,16 +97,31 @@ export type AtCaller<C extends SpecTable> = {
 /** A contract with its handlers registered: the operations a server side runs. */
 export type Bound<C extends SpecTable> = { [K in keyof C]: C[K] & { run: Handlers<C>[K] } };
 
+/**
+ * A feature's handlers, or how to load them: a loader runs on the first call
+ * of one of its operations, so a process loads only the features it uses
+ * (a CLI command, one; a server, each as it is called).
+ */
+export type HandlerSource<C extends SpecTable> = Handlers<C> | (() => Promise<Handlers<C>>);
+
 /** Registers `handlers` (and the steps `atCaller` settles first) against `contract`, checked by the types. */
 export function withHandlers<C extends SpecTable>(
   contract: C,
-  handlers: Handlers<C>,
+  handlers: HandlerSource<C>,
   atCaller: AtCaller<C> = {},
 ): Bound<C> {
+  let loading: Promise<Handlers<C>> | undefined;
+  const handlerOf = (name: string): Op['run'] => {
+    if (typeof handlers !== 'function') return handlers[name] as Op['run'];
+    return async (ctx, input) => {
+      loading ??= handlers();
+      return ((await loading)[name] as Op['run'])(ctx, input);
+    };
+  };
   const bound: Record<string, Op> = {};
   for (const [name, declared] of Object.entries(contract)) {
     const settle = atCaller[name] as Op['atCaller'];
-    bound[name] = { ...declared, run: handlers[name] as Op['run'], ...(settle ? { atCaller: settle } : {}) };
+    bound[name] = { ...declared, run: handlerOf(name), ...(settle ? { atCaller: settle } : {}) };
   }
   return bound as Bound<C>;
 }

@@ -1,83 +1,33 @@
-import { AUDIT_HANDLERS } from '../audit/handlers.js';
-import type { BlobStore } from '../blob/blob-store.js';
-import { CONTRACT, type Contract } from '../contract/index.js';
+import { CONTRACT_PARTS, type Contract, type Feature } from '../contract/index.js';
 import { type HttpBinding, opTitle } from '../contract/spec.js';
-import { DESK_HANDLERS } from '../desk/handlers.js';
-import { LocalDeskStore } from '../desk/local-store.js';
 import { unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
-import { IDENTITY_HANDLERS } from '../identity/handlers.js';
-import type { MasterKey } from '../keys/crypto.js';
-import { KEYS_HANDLERS } from '../keys/handlers.js';
-import { Keys } from '../keys/keys.js';
-import { LOG_HANDLERS } from '../log/handlers.js';
-import { MEMORY_HANDLERS } from '../memory/handlers.js';
-import type { TrustPolicy } from '../memory/memory.js';
-import type { EmbeddingFunction } from '../memory/vectors.js';
-import { STEP_HANDLERS } from '../steps/handlers.js';
 import type { Engine } from '../storage/engine.js';
 import type { Identity } from '../types.js';
-import { UNIT_AT_CALLER, UNIT_HANDLERS } from '../unit/handlers.js';
 import { parseInput } from '../validate.js';
-import { type CallerSide, type Op, type OpContext, runOp, withHandlers } from './op.js';
+import { type Bound, type CallerSide, type Op, type OpContext, runOp, withHandlers } from './op.js';
+import { AT_CALLER, featureOperations } from './registry.js';
 
-/** The contract with every feature's handlers registered: what the server side runs. */
+/**
+ * The contract with every feature's handlers registered: what the server side
+ * runs. A feature's code loads on the first call of one of its operations
+ * (ops/registry.ts).
+ */
 // The contract's type given, not inferred: the caller's side (its units, over a fabric) refers back to it.
-export const OPERATIONS = withHandlers<Contract>(
-  CONTRACT,
-  {
-    ...IDENTITY_HANDLERS,
-    ...LOG_HANDLERS,
-    ...AUDIT_HANDLERS,
-    ...KEYS_HANDLERS,
-    ...DESK_HANDLERS,
-    ...STEP_HANDLERS,
-    ...MEMORY_HANDLERS,
-    ...UNIT_HANDLERS,
-  },
-  UNIT_AT_CALLER,
-);
+export const OPERATIONS = Object.assign(
+  {},
+  ...(Object.entries(CONTRACT_PARTS) as [Feature, Contract][]).map(([feature, part]) =>
+    withHandlers(
+      part,
+      async () => {
+        const table = await featureOperations(feature);
+        return Object.fromEntries(Object.entries(table).map(([name, op]) => [name, op.run])) as never;
+      },
+      AT_CALLER[feature] as never,
+    ),
+  ),
+) as Bound<Contract>;
 export type Operations = typeof OPERATIONS;
-
-/** What a context may carry besides engine and identity. */
-export interface ContextOptions {
-  /** On the caller's machine: the unit over a local desk. */
-  caller?: CallerSide;
-  /** The vault master key the operator gave (to seal or open credential values). */
-  masterKey?: MasterKey;
-  /** The store's blobs: the desk's packs live there. */
-  blobs?: BlobStore;
-  /** The trust tier each memory source's records arrive with (default: memory.ts DEFAULT_TRUST). */
-  memoryPolicy?: TrustPolicy;
-  /** The user's embedding function for memory's vectors (SQLite with sqlite-vec). */
-  memoryEmbedding?: EmbeddingFunction;
-}
-
-/** The context operations run in, for one identity over one engine. */
-export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
-  const { caller, masterKey, blobs, memoryPolicy, memoryEmbedding } = options;
-  let keys: Keys | null = null;
-  let desk: LocalDeskStore | null = null;
-  return {
-    who,
-    engine,
-    caller,
-    memoryPolicy,
-    memoryEmbedding,
-    write: (fn) => engine.write(who.tenant, (tx) => fn(tx, Date.now())),
-    read: (fn) => engine.read(who.tenant, fn),
-    keys: () => {
-      keys ??= new Keys({ engine, who, masterKey });
-      return keys;
-    },
-    desk: () => {
-      if (!blobs)
-        throw unavailable("this fabric was opened without the store's blobs: open it with Store.fabric", {});
-      desk ??= new LocalDeskStore(engine, blobs, who);
-      return desk;
-    },
-  };
-}
 
 /**
  * A fabric that is not embedded (a server's), with the operations that run
@@ -100,8 +50,7 @@ export function withCallerOps(fabric: Fabric, caller: CallerSide): Fabric {
     caller,
     read: elsewhere,
     write: elsewhere,
-    keys: elsewhere,
-    desk: elsewhere,
+    once: elsewhere,
   };
   const operations = Object.values(OPERATIONS) as Op[];
   const there = fabric as unknown as Record<string, (input: unknown) => Promise<unknown>>;

@@ -5,6 +5,7 @@
  * still restorable — each joined with its snapshot's size.
  */
 import type { z } from 'zod';
+import { deskStoreOf } from '../desk/store-side.js';
 import { invalidArgument } from '../errors.js';
 import type { EventId, SessionId, SnapshotId, WorkspaceId } from '../ids.js';
 import * as log from '../log/session-log.js';
@@ -77,11 +78,9 @@ export async function listCheckpoints(
   });
   const snapshots = new Map(
     (
-      await ctx
-        .desk()
-        .snapshots(
-          placed.page.map((p) => (p.event.payload as Recorded).snapshot ?? '').filter((s) => s !== ''),
-        )
+      await deskStoreOf(ctx).snapshots(
+        placed.page.map((p) => (p.event.payload as Recorded).snapshot ?? '').filter((s) => s !== ''),
+      )
     ).map((s) => [s.id, s]),
   );
   const items = placed.page.map(({ event, onPath }): Entry => {
@@ -126,7 +125,7 @@ async function target(
       `workspace "${query.workspace.slice(0, 200)}" is not a workspace id: here a workspace is named by its id (ws_…); a directory names one only on the machine that holds it`,
       { field: 'workspace' },
     );
-  const ws = await ctx.desk().workspace(query.workspace);
+  const ws = await deskStoreOf(ctx).workspace(query.workspace);
   if (query.session !== undefined && query.session !== ws.session)
     throw invalidArgument(
       `workspace ${ws.id} is of session ${ws.session}, not ${query.session}: name one of them`,

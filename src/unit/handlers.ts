@@ -1,9 +1,10 @@
 /** The handlers of the unit's operations (the contract: ./contract.ts): they act through the caller's side. */
 import { runsAtCaller } from '../contract/spec.js';
+import { deskStoreOf } from '../desk/store-side.js';
 import { invalidArgument } from '../errors.js';
 import type { SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
-import type { AtCaller, CallerSide, Handlers, OpContext } from '../ops/op.js';
+import type { CallerSide, Handlers, OpContext } from '../ops/op.js';
 import type { Identity } from '../types.js';
 import { defaultForkRoot, UNIT_ABANDON_EVENT, UNIT_CHECKPOINT_EVENT, UNIT_KEEP_EVENT } from '../unit/unit.js';
 import { listCheckpoints } from './checkpoints.js';
@@ -25,7 +26,7 @@ async function unitEvent(
   kind: string,
   payload: Record<string, unknown>,
 ) {
-  const ws = await ctx.desk().workspace(input.workspace);
+  const ws = await deskStoreOf(ctx).workspace(input.workspace);
   if (ws.session !== input.session || ws.branch !== input.branch)
     throw invalidArgument(
       `workspace ${ws.id} is bound to branch ${ws.branch} of session ${ws.session}, not ${input.branch} of ${input.session}: name the workspace of that branch`,
@@ -95,18 +96,5 @@ export const UNIT_HANDLERS: Handlers<typeof UNIT_CONTRACT> = {
     const caller = callerOf(ctx, 'status');
     const ws = await caller.workspace(input.workspace);
     return caller.units.status(ws.id);
-  },
-};
-
-/**
- * Where the caller is, a listing of "my workspace's checkpoints" names the
- * workspace by its directory or not at all: the caller's side makes it an id
- * the store knows. A session's listing needs nothing of the caller.
- */
-export const UNIT_AT_CALLER: AtCaller<typeof UNIT_CONTRACT> = {
-  listCheckpoints: async (caller, input) => {
-    if (input.workspace === undefined && input.session !== undefined) return input;
-    if (input.workspace?.startsWith('ws_')) return input;
-    return { ...input, workspace: (await caller.workspace(input.workspace)).id };
   },
 };

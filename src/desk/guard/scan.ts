@@ -13,10 +13,9 @@
  * Findings name rule, path, line and confidence, never the value.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { buildAutomaton } from './automaton.js';
+import type { Automaton } from './automaton.js';
 import { bomEncoding, decodeUnits, nulPatternEncoding, type TextEncoding, unitSize } from './decode.js';
 import { type Confidence, confidenceOf, OWN_RULES, type Span } from './rules.js';
-import { SECRETLINT_KEYWORDS, SECRETLINT_RULES, secretlintSpans } from './secretlint.js';
 import { MAX_VIEW_DEPTH, mapSpan, viewsOf } from './views.js';
 
 /** What became of the entry a finding is about. */
@@ -50,17 +49,33 @@ const TEXT_BYTE = new Uint8Array(256).map((_, b) =>
 /** Runs of text bytes shorter than this hold no credential a rule reports (the shortest are about 10 bytes). */
 const MIN_TEXT_RUN = 8;
 
-const SECRETLINT_COUNT = SECRETLINT_RULES.length;
-let automaton: ReturnType<typeof buildAutomaton> | null = null;
+/** The keyword prefilter over secretlint's rules and ours, and secretlint itself. */
+interface Scanner {
+  automaton: Automaton;
+  /** How many of the automaton's rules are secretlint's (ours follow). */
+  secretlintCount: number;
+  secretlintSpans: typeof import('./secretlint.js').secretlintSpans;
+}
+let scanner: Scanner | null = null;
 
-function keywordAutomaton() {
-  automaton ??= buildAutomaton([...SECRETLINT_KEYWORDS, ...OWN_RULES.map((r) => r.keywords)]);
-  return automaton;
+/** Made at the first scan: a process that never scans (a `cairn session ls`) never loads secretlint. */
+async function loadScanner(): Promise<Scanner> {
+  const [{ buildAutomaton }, { SECRETLINT_KEYWORDS, SECRETLINT_RULES, secretlintSpans }] = await Promise.all([
+    import('./automaton.js'),
+    import('./secretlint.js'),
+  ]);
+  scanner ??= {
+    automaton: buildAutomaton([...SECRETLINT_KEYWORDS, ...OWN_RULES.map((r) => r.keywords)]),
+    secretlintCount: SECRETLINT_RULES.length,
+    secretlintSpans,
+  };
+  return scanner;
 }
 
 /** Spans of secrets in one view (one byte per character), offsets into the view, confidence set. */
 export async function scanView(view: Buffer, path: string, binary: boolean): Promise<Span[]> {
-  const hits = keywordAutomaton().scan(view);
+  const { automaton, secretlintCount, secretlintSpans } = scanner ?? (await loadScanner());
+  const hits = automaton.scan(view);
   if (hits.rules.length === 0) return [];
   const regions: [number, number][] = [];
   if (!binary || hits.overflow || view.length <= WHOLE_BINARY) regions.push([0, view.length]);
@@ -82,8 +97,8 @@ export async function scanView(view: Buffer, path: string, binary: boolean): Pro
     }
   }
   if (regions.length === 0) return [];
-  const lint = hits.rules.filter((r) => r < SECRETLINT_COUNT);
-  const own = hits.rules.filter((r) => r >= SECRETLINT_COUNT).map((r) => OWN_RULES[r - SECRETLINT_COUNT]!);
+  const lint = hits.rules.filter((r) => r < secretlintCount);
+  const own = hits.rules.filter((r) => r >= secretlintCount).map((r) => OWN_RULES[r - secretlintCount]!);
   const spans: Span[] = [];
   for (const [start, end] of regions) {
     // In a binary window a byte of 0x80 and up is not a letter: read as latin1 it would be (é, ß, …),
