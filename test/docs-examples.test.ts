@@ -107,7 +107,9 @@ describe('docs/design/store-format.md', () => {
       const digest = await blobs.put('tn_00000000000000000000000000', Buffer.from('a blob'));
       await blobs.close();
       expect(digest).toBe(createHash('sha256').update('a blob').digest('hex'));
-      expect(existsSync(join(temp.dir, 'blobs', 'tn_00000000000000000000000000', digest.slice(0, 2), digest))).toBe(true);
+      expect(
+        existsSync(join(temp.dir, 'blobs', 'tn_00000000000000000000000000', digest.slice(0, 2), digest)),
+      ).toBe(true);
     } finally {
       temp.remove();
     }
