@@ -27,6 +27,9 @@ export default defineConfig({
           // at 20 on 2 cores; a hung test still fails.
           testTimeout: 300_000,
           hookTimeout: 300_000,
+          // Two files at a time (vitest's default is one fewer than the cores: one, on 2 cores). Most
+          // files wait on child processes, sockets and fsync more than they compute.
+          maxWorkers: 2,
         },
       },
       {

@@ -13,10 +13,9 @@
  * from someone else.
  */
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type CairnError, forbidden, notFound, unavailable } from '../errors.js';
 import type { Fabric } from '../fabric.js';
-import { createMcpServer } from './server.js';
 
 export interface McpHttpOptions {
   version: string;
@@ -145,18 +144,23 @@ export class McpHttp {
       response.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
       return response;
     }
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, { transport, owner, tenant, lastUsed: this.now() });
-        this.makeRoom(owner, tenant);
-      },
-      onsessionclosed: (sessionId) => {
-        this.sessions.delete(sessionId);
-      },
-    });
     this.opening++;
     try {
+      // The MCP SDK and the tools load with the first session: a server no MCP client calls never loads them.
+      const [{ WebStandardStreamableHTTPServerTransport: Transport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+        import('./server.js'),
+      ]);
+      const transport: WebStandardStreamableHTTPServerTransport = new Transport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          this.sessions.set(sessionId, { transport, owner, tenant, lastUsed: this.now() });
+          this.makeRoom(owner, tenant);
+        },
+        onsessionclosed: (sessionId) => {
+          this.sessions.delete(sessionId);
+        },
+      });
       const server = createMcpServer(fabric(), { version: this.options.version, local: this.options.local });
       await server.connect(transport);
       return await transport.handleRequest(request);
