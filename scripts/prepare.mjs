@@ -29,10 +29,6 @@ console.error('cairn: building dist/ (tsc -p tsconfig.json)…');
 const building = Date.now();
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
 console.error(`cairn: built in ${Math.round((Date.now() - building) / 1000)} s`);
-// The browser bundle (cairn/browser): about a second.
-run(process.execPath, [
-  join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-  'build',
-  '--config',
-  'vite.browser.config.ts',
-]);
+// The browser bundle (cairn/browser) and the CLI's (what bin/cairn.js runs): a few seconds.
+for (const config of ['vite.browser.config.ts', 'vite.cli.config.ts'])
+  run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', config]);

@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { staleBundleInputs, staleSources } from './support/build.js';
+import { CLI, staleBundleInputs, staleSources } from './support/build.js';
 import { tempDir } from './support/stores.js';
 
 // The global setup rebuilds dist/ when this finds a source newer than its build (test/support/build.ts).
@@ -51,5 +51,18 @@ describe('the stale dist/ check', () => {
     at('src/client/held.ts', 3_000, "import type { T } from '../types/only.js';\n");
     at('vite.browser.config.ts', 3_000);
     expect(staleBundleInputs(root).sort()).toEqual(['src/client/held.ts', 'vite.browser.config.ts']);
+  });
+
+  it('names any source newer than the CLI’s bundle: a command line reaches nearly all of them', () => {
+    const root = join(temp.dir, 'cli');
+    const at = (rel: string, seconds: number) => file(join('cli', rel), seconds);
+    at('src/cli/main.ts', 1_000);
+    at('src/desk/far.ts', 1_000);
+    at('vite.cli.config.ts', 1_000);
+    at('package-lock.json', 1_000);
+    at('dist/cli-bundle/main.js', 2_000);
+    expect(staleBundleInputs(root, Number.POSITIVE_INFINITY, CLI)).toEqual([]);
+    at('src/desk/far.ts', 3_000);
+    expect(staleBundleInputs(root, Number.POSITIVE_INFINITY, CLI)).toEqual(['src/desk/far.ts']);
   });
 });

@@ -45,38 +45,70 @@ export function staleSources(root = ROOT, before = Number.POSITIVE_INFINITY): st
   return stale;
 }
 
-/** The browser bundle, and what it is built from besides the sources of src/entry/browser.ts. */
-export const BROWSER_BUNDLE = 'dist/browser/cairn.js';
-const BUNDLE_INPUTS = ['vite.browser.config.ts', 'package-lock.json'];
+/** A bundle vite builds, and what it is built from besides its config and the lockfile. */
+export interface Bundle {
+  /** A file the build writes, whose time is the bundle's. */
+  out: string;
+  config: string;
+  /** The sources it holds. */
+  sources(root: string): string[];
+  /** What `npm run` calls its build. */
+  script: string;
+}
 
-/** The inputs of the browser bundle newer than it (all of them when it is missing); only those changed before `before`. */
-export function staleBundleInputs(root = ROOT, before = Number.POSITIVE_INFINITY): string[] {
-  const built = mtime(join(root, BROWSER_BUNDLE));
-  const inputs = [
-    ...importGraph('src/entry/browser.ts', root).filter((m) => m.startsWith('src/')),
-    ...BUNDLE_INPUTS,
-  ];
+/** The browser bundle: the sources of src/entry/browser.ts. */
+export const BROWSER: Bundle = {
+  out: 'dist/browser/cairn.js',
+  config: 'vite.browser.config.ts',
+  sources: (root) => importGraph('src/entry/browser.ts', root).filter((m) => m.startsWith('src/')),
+  script: 'build:browser',
+};
+export const BROWSER_BUNDLE = BROWSER.out;
+
+/** The CLI's bundle: every source (a command line reaches nearly all of them through its dynamic imports). */
+export const CLI: Bundle = {
+  out: 'dist/cli-bundle/main.js',
+  config: 'vite.cli.config.ts',
+  sources: (root) => allSources(root),
+  script: 'build:cli',
+};
+
+function allSources(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) walk(abs);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(relative(root, abs));
+    }
+  };
+  walk(join(root, 'src'));
+  return found;
+}
+
+/** The inputs of a bundle newer than it (all of them when it is missing); only those changed before `before`. */
+export function staleBundleInputs(root = ROOT, before = Number.POSITIVE_INFINITY, bundle = BROWSER): string[] {
+  const built = mtime(join(root, bundle.out));
+  const inputs = [...bundle.sources(root), bundle.config, 'package-lock.json'];
   return inputs.filter((input) => {
     const changed = mtime(join(root, input));
     return changed < before && built < changed;
   });
 }
 
-/** Builds the browser bundle when it is older than a source it holds (vite: about a second). */
-function rebuildBundle(): void {
-  const stale = staleBundleInputs();
+/** Builds a bundle when it is older than an input (vite: a few seconds). */
+function rebuildBundle(bundle: Bundle): void {
+  const stale = staleBundleInputs(ROOT, Number.POSITIVE_INFINITY, bundle);
   if (stale.length === 0) return;
-  console.log(`cairn: ${BROWSER_BUNDLE} is older than ${stale[0]}: building (npm run build:browser)…`);
+  console.log(`cairn: ${bundle.out} is older than ${stale[0]}: building (npm run ${bundle.script})…`);
   const started = Date.now();
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', 'vite.browser.config.ts'], {
+  const result = spawnSync(process.execPath, [vite, 'build', '--config', bundle.config], {
     cwd: ROOT,
     encoding: 'utf8',
   });
-  if (result.status !== 0 || staleBundleInputs(ROOT, started).length > 0) {
-    throw new Error(
-      `the browser bundle did not build (exit ${result.status}): ${result.stdout}${result.stderr}`,
-    );
+  if (result.status !== 0 || staleBundleInputs(ROOT, started, bundle).length > 0) {
+    throw new Error(`${bundle.out} did not build (exit ${result.status}): ${result.stdout}${result.stderr}`);
   }
 }
 
@@ -87,7 +119,8 @@ export default function setup(): void {
   const global = globalThis as { [CHECKED]?: boolean };
   if (global[CHECKED]) return;
   global[CHECKED] = true;
-  rebuildBundle();
+  rebuildBundle(BROWSER);
+  rebuildBundle(CLI);
   const stale = staleSources();
   if (stale.length === 0) return;
   const more = stale.length > 1 ? ` and ${stale.length - 1} more` : '';
