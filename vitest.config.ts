@@ -40,6 +40,8 @@ export default defineConfig({
           testTimeout: 3_600_000,
           hookTimeout: 180_000,
           maxWorkers: 2,
+          // After the unit files: run in one group, vitest keeps two files at a time in all (measured:
+          // 824 s against 791–810 s for the two groups one after the other).
           sequence: { groupOrder: 1 },
         },
       },

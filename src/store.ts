@@ -14,7 +14,6 @@ import {
 import type { MasterKey } from './keys/crypto.js';
 import { Keys } from './keys/keys.js';
 import { MEMORY_CONTRACT, type Memory } from './memory/contract.js';
-import { MEMORY_HANDLERS } from './memory/handlers.js';
 import type { TrustPolicy } from './memory/memory.js';
 import type { EmbeddingFunction } from './memory/vectors.js';
 import { opContext } from './ops/context.js';
@@ -100,7 +99,7 @@ export class Store {
    */
   memory(who: Identity, options: { policy?: TrustPolicy; embedding?: EmbeddingFunction } = {}): Memory {
     return bindOps(
-      withHandlers(MEMORY_CONTRACT, MEMORY_HANDLERS),
+      withHandlers(MEMORY_CONTRACT, async () => (await import('./memory/handlers.js')).MEMORY_HANDLERS),
       opContext(this.engine, who, {
         memoryPolicy: options.policy ?? this.memoryPolicy,
         memoryEmbedding: options.embedding,

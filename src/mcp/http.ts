@@ -147,10 +147,11 @@ export class McpHttp {
     this.opening++;
     try {
       // The MCP SDK and the tools load with the first session: a server no MCP client calls never loads them.
-      const [{ WebStandardStreamableHTTPServerTransport: Transport }, { createMcpServer }] = await Promise.all([
-        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-        import('./server.js'),
-      ]);
+      const [{ WebStandardStreamableHTTPServerTransport: Transport }, { createMcpServer }] =
+        await Promise.all([
+          import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+          import('./server.js'),
+        ]);
       const transport: WebStandardStreamableHTTPServerTransport = new Transport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {

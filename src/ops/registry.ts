@@ -8,6 +8,11 @@ import type { ContractParts, Feature } from '../contract/index.js';
 import { UNIT_AT_CALLER } from '../unit/at-caller.js';
 import { type Bound, type OpTable, withHandlers } from './op.js';
 
+/** What a step the caller's side settles first is, per feature, known before the feature loads (ops/table.ts). */
+export const AT_CALLER: { [F in Feature]?: Parameters<typeof withHandlers<ContractParts[F]>>[2] } = {
+  unit: UNIT_AT_CALLER,
+};
+
 type Loaders = { [F in Feature]: () => Promise<Bound<ContractParts[F]>> };
 
 const LOADERS: Loaders = {
@@ -50,13 +55,8 @@ const LOADERS: Loaders = {
     withHandlers(
       (await import('../unit/contract.js')).UNIT_CONTRACT,
       (await import('../unit/handlers.js')).UNIT_HANDLERS,
-      UNIT_AT_CALLER,
+      AT_CALLER.unit,
     ),
-};
-
-/** What a step the caller's side settles first is, per feature, known before the feature loads (ops/table.ts). */
-export const AT_CALLER: { [F in Feature]?: Parameters<typeof withHandlers<ContractParts[F]>>[2] } = {
-  unit: UNIT_AT_CALLER,
 };
 
 const loaded = new Map<Feature, Promise<OpTable>>();

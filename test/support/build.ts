@@ -87,7 +87,11 @@ function allSources(root: string): string[] {
 }
 
 /** The inputs of a bundle newer than it (all of them when it is missing); only those changed before `before`. */
-export function staleBundleInputs(root = ROOT, before = Number.POSITIVE_INFINITY, bundle = BROWSER): string[] {
+export function staleBundleInputs(
+  root = ROOT,
+  before = Number.POSITIVE_INFINITY,
+  bundle = BROWSER,
+): string[] {
   const built = mtime(join(root, bundle.out));
   const inputs = [...bundle.sources(root), bundle.config, 'package-lock.json'];
   return inputs.filter((input) => {
