@@ -30,6 +30,11 @@ export default defineConfig({
           // Two files at a time (vitest's default is one fewer than the cores: one, on 2 cores). Most
           // files wait on child processes, sockets and fsync more than they compute.
           maxWorkers: 2,
+          // A worker runs file after file with its module cache kept: a fork per file cost a second or
+          // two of CPU each (Node's start, vitest's runtime, zod and the contract compiled again) on a
+          // machine the suite keeps busy. Files share no state through modules: each makes its own
+          // stores, servers, ports and temp folders, and none changes the process (env, cwd, mocks).
+          isolate: false,
         },
       },
       {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes `npm start` and `npm test` work on a fresh clone: installs the locked
 // dependencies when they are missing or older than the lockfile, then builds.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,10 +25,21 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
   console.error(`cairn: installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 // Said before it starts, so a run shows progress from its first second (tsc takes ~15 s, minutes on a loaded machine).
-console.error('cairn: building dist/ (tsc -p tsconfig.json)…');
+// The bundles (vite, from the sources: the browser's and the CLI's) build beside it.
+console.error('cairn: building dist/ (tsc -p tsconfig.json) and the bundles (vite)…');
 const building = Date.now();
-run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+const builds = [
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+  [vite, 'build', '--config', 'vite.browser.config.ts'],
+  [vite, 'build', '--config', 'vite.cli.config.ts'],
+].map(
+  (args) =>
+    new Promise((done) => {
+      const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+      child.on('exit', (code) => done(code ?? 1));
+    }),
+);
+const failed = (await Promise.all(builds)).find((code) => code !== 0);
+if (failed !== undefined) process.exit(failed);
 console.error(`cairn: built in ${Math.round((Date.now() - building) / 1000)} s`);
-// The browser bundle (cairn/browser) and the CLI's (what bin/cairn.js runs): a few seconds.
-for (const config of ['vite.browser.config.ts', 'vite.cli.config.ts'])
-  run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', config]);
