@@ -1,1 +1,0 @@
-export { t as askWatcher, n as forward, r as forwardedCommand, i as forwardedEnv, a as ignoreClosedPipe, o as prepareSocketDir, s as privateDirProblem, c as socketPlaces, l as storeArgument, u as unsafeSocket, d as watchSocketPath } from "./front-BpLyP2oj.js";
