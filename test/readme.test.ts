@@ -251,7 +251,10 @@ describe('the README, line by line', () => {
       expect(run.status, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ id: expect.stringMatching(/^ss_/), title: 'first' });
     } finally {
+      // Stopped before the test ends, so nothing of it writes into the store while the folder is removed.
+      const exited = new Promise((done) => serve.once('close', done));
       serve.kill('SIGTERM');
+      await exited;
     }
   }, 120_000);
 
