@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'UNAUTHENTICATED',
   'PAYLOAD_TOO_LARGE',
+  'QUOTA_EXCEEDED',
   'UNSUPPORTED_FORMAT',
   'CORRUPT',
   'UNAVAILABLE',
@@ -29,6 +30,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   IN_DOUBT: 409,
   DIVERGED: 409,
   PAYLOAD_TOO_LARGE: 413,
+  QUOTA_EXCEEDED: 507,
   UNSUPPORTED_FORMAT: 500,
   CORRUPT: 500,
   INTERNAL: 500,
@@ -83,6 +85,9 @@ export type NotFoundData = { resource: string; id: string };
 /** A payload over a limit: the limit, in bytes. */
 export type PayloadTooLargeData = { limit: number };
 
+/** A tenant's quota: its limit and what it holds now, in bytes. */
+export type QuotaExceededData = { limit: number; used: number };
+
 /** A store written by a newer Cairn: its format version, and the newest this one reads. */
 export type UnsupportedFormatData = { storeVersion: number; supportedVersion: number };
 
@@ -99,6 +104,7 @@ export interface ErrorDataMap {
   FORBIDDEN: ErrorData & { action?: string; principal?: string };
   UNAUTHENTICATED: ErrorData;
   PAYLOAD_TOO_LARGE: PayloadTooLargeData;
+  QUOTA_EXCEEDED: QuotaExceededData;
   UNSUPPORTED_FORMAT: UnsupportedFormatData;
   CORRUPT: ErrorData;
   UNAVAILABLE: ErrorData;
@@ -178,6 +184,15 @@ export function payloadTooLarge(
   options?: ErrorOptions,
 ): CairnError {
   return new CairnError('PAYLOAD_TOO_LARGE', message, data, options);
+}
+
+/** A write that would take a tenant past its quota: nothing was stored. */
+export function quotaExceeded(
+  message: string,
+  data: ErrorDataOf<'QUOTA_EXCEEDED'>,
+  options?: ErrorOptions,
+): CairnError {
+  return new CairnError('QUOTA_EXCEEDED', message, data, options);
 }
 
 /** A store in a format this Cairn does not read. */

@@ -4,6 +4,7 @@
  * A new feature with tables is its folder's `tables.ts` and one line here;
  * docs/design/features.md gives the steps.
  */
+import { ARTIFACTS_TABLES } from './artifacts/tables.js';
 import { AUDIT_TABLES } from './audit/tables.js';
 import { BLOB_TABLES } from './blob/tables.js';
 import { DESK_TABLES } from './desk/tables.js';
@@ -21,4 +22,5 @@ export const FEATURE_TABLES: readonly FeatureTables[] = [
   DESK_TABLES,
   KEYS_TABLES,
   MEMORY_TABLES,
+  ARTIFACTS_TABLES,
 ];

@@ -67,6 +67,7 @@ export const ID_PREFIXES = {
   handle: 'hd',
   approval: 'ap',
   memory: 'mr',
+  artifact: 'af',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -83,6 +84,7 @@ export type EventId = IdOf<'event'>;
 export type WorkspaceId = IdOf<'workspace'>;
 export type SnapshotId = IdOf<'snapshot'>;
 export type MemoryId = IdOf<'memory'>;
+export type ArtifactId = IdOf<'artifact'>;
 
 /** What an id with this prefix looks like: the prefix, `_`, 26 lowercase letters and digits. */
 export function idPattern(prefix: string): RegExp {

@@ -5,7 +5,8 @@ import { idMessage, idPattern } from './ids.js';
  * Input schemas, shared by the library edge, the HTTP server (OpenAPI) and the
  * CLI. Input is validated once, here; inside, the types are trusted.
  */
-const id = <P extends string>(prefix: P) =>
+/** A string that is an id with this prefix (ids.ts), typed so. */
+export const id = <P extends string>(prefix: P) =>
   z.string().regex(idPattern(prefix), idMessage(prefix)) as unknown as z.ZodType<`${P}_${string}`, string>;
 
 /**
@@ -13,7 +14,7 @@ const id = <P extends string>(prefix: P) =>
  * would be rewritten by the database, and break the digest of the row) and no
  * NUL (PostgreSQL rejects it in text).
  */
-const text = (min: number, max: number) =>
+export const text = (min: number, max: number) =>
   z
     .string()
     .min(min)

@@ -118,7 +118,7 @@ describe('who may call each operation', () => {
     const persons = OPS.filter((o) => o.callers === 'person' || o.callers === 'person-admin').map(
       (o) => o.name,
     );
-    expect(persons.sort()).toEqual(['approve', 'deny', 'promoteMemory', 'resolveStep']);
+    expect(persons.sort()).toEqual(['approve', 'deny', 'promoteMemory', 'resolveStep', 'setArtifactQuota']);
     // No MCP tool is a person's decision: an agent's MCP client never sees one.
     for (const operation of OPS)
       if (operation.callers !== 'any') expect(operation.mcp, operation.name).toBeUndefined();
@@ -130,6 +130,7 @@ describe('who may call each operation', () => {
       approve: { approval },
       deny: { approval },
       promoteMemory: { record: memory },
+      setArtifactQuota: { bytes: 1 },
     };
     const before = await snapshot();
     const auditBefore = (await auditActions()).length;
@@ -147,7 +148,7 @@ describe('who may call each operation', () => {
         refused++;
       }
     }
-    expect(refused).toBe(8);
+    expect(refused).toBe(10);
     expect(await snapshot()).toEqual(before);
     const audit = (await auditActions()).slice(auditBefore);
     expect(audit).toHaveLength(refused);
@@ -162,6 +163,8 @@ describe('who may call each operation', () => {
         'promoteMemory',
         'resolveStep',
         'resolveStep',
+        'setArtifactQuota',
+        'setArtifactQuota',
       ].sort(),
     );
   });

@@ -152,6 +152,30 @@ const HANDWRITTEN: Record<
     },
   },
   status: { command: 'status', fields: { workspace: '--ws' } },
+  publishArtifact: {
+    command: 'artifact publish',
+    fields: {
+      session: '--session',
+      branch: '--branch',
+      name: '--name',
+      mediaType: '--type',
+      description: '--description',
+      bytes: 'FILE',
+      checkpoint: '--checkpoint',
+      snapshot: '--snapshot',
+      path: '--path',
+      step: '--from-step',
+      event: '--event',
+      inputs: '--input',
+      inputFiles: '--input-file',
+      ttlMs: '--ttl-ms',
+    },
+  },
+  readArtifact: {
+    command: 'artifact get',
+    fields: { artifact: 'ARTIFACT', offset: '--offset', length: '--length' },
+    extra: { out: 'the file the bytes go to' },
+  },
 };
 
 /** Operations with no command of their own, and why. */
@@ -177,6 +201,7 @@ const NOT_ON_CLI: Record<string, string> = {
   dropBranchMemory: 'part of `abandon` and `gc`',
   recordCheckpoint: 'part of `checkpoint`',
   listCheckpoints: 'the workspace_checkpoints tool; the CLI shows checkpoints in `ws ls` and `status`',
+  sweepArtifacts: 'part of `gc`',
 };
 
 const COMMANDS = await allCommands();

@@ -26,6 +26,7 @@ const ofB = {
   workspace: '',
   snapshot: '',
   memory: '',
+  artifact: '',
 };
 const deskDir = tempDir('cairn-http-desk-');
 
@@ -50,6 +51,13 @@ beforeAll(async () => {
   ofB.event = event.id;
   ofB.memory = (
     await target.tenantB.remember({ scope: { user: 'shared-name' }, text: 'b secret memo', source: 'person' })
+  ).id;
+  ofB.artifact = (
+    await target.tenantB.publishArtifact({
+      session: session.id,
+      name: 'b.txt',
+      bytes: Buffer.from('b secret artifact'),
+    })
   ).id;
   // A write of B's held for approval: through the library, as the proxy would record it.
   const keysB = store.keys(await store.authenticate(target.tokens.b), { masterKey: MasterKey.generate() });
@@ -105,6 +113,10 @@ describe('HTTP API', () => {
         JSON.stringify({ to: 'elsewhere' }),
       ],
       ['POST', `/v1/sessions/${session}/branches/${branch}/memory/drop`, JSON.stringify({ keepFor: [] })],
+      ['GET', `/v1/artifacts/${ofB.artifact}`],
+      ['GET', `/v1/artifacts/${ofB.artifact}/bytes`],
+      ['GET', `/v1/artifacts/${ofB.artifact}/lineage`],
+      ['POST', `/v1/artifacts/${ofB.artifact}/remove`, '{}'],
       ['GET', `/v1/memory/${ofB.memory}`],
       ['GET', `/v1/memory/${ofB.memory}/history`],
       ['POST', `/v1/memory/${ofB.memory}/quarantine`, '{}'],
@@ -167,7 +179,9 @@ describe('HTTP API', () => {
     const listed = await call('GET', '/v1/sessions?limit=1000', tokens.a);
     expect(listed.json.sessions.map((s: { id: string }) => s.id)).not.toContain(session);
     const mine = await call('GET', `/v1/sessions/${session}/branches/main/events`, tokens.b);
-    expect(mine.json.events.map((e: { payload: unknown }) => e.payload)).toEqual(['b secret']);
+    // B's own events: its message and its artifact's publication, nothing of A's intrusions.
+    expect(mine.json.events.map((e: { kind: string }) => e.kind)).toEqual(['message', 'cairn.artifact']);
+    expect(mine.json.events[0].payload).toBe('b secret');
     const branches = await call('GET', `/v1/sessions/${session}/branches`, tokens.b);
     expect(branches.json.map((b: { name: string }) => b.name)).toEqual(['main']);
     // Every route of the API was tried, except those that take no tenant-B id (a desk pack is named by

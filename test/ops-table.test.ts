@@ -52,6 +52,8 @@ interface Owned {
   root: string;
   /** A memory record of the tenant, in its session. */
   memory: string;
+  /** An artifact of the tenant, in its session. */
+  artifact: string;
 }
 
 const HOST = 'table-host';
@@ -86,7 +88,15 @@ async function populate(store: Store, token: string, secret: string): Promise<Ow
   const desk = store.desk(who, { host: HOST, stateDir: join(desks.dir, `${secret}-state`) });
   const attached = await desk.attach({ dir, session: session.id });
   await desk.close();
+  const artifact = await fabric.publishArtifact({
+    session: session.id,
+    name: `${secret}.txt`,
+    bytes: Buffer.from(`${secret} notes\n`),
+    snapshot: attached.checkpoint.snapshot.id,
+    path: 'notes.txt',
+  });
   return {
+    artifact: artifact.id,
     workspace: attached.workspace.id,
     snapshot: attached.checkpoint.snapshot.id,
     dir: attached.workspace.dir,
@@ -125,6 +135,8 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     scope: { session: ids.session },
     query: 'memo',
     text: 'from the table test',
+    artifact: ids.artifact,
+    bytes: Buffer.from('from the table test'),
   };
   const properties = Object.keys(inputJsonSchema(operation).properties ?? {});
   const input = Object.fromEntries(properties.filter((p) => p in values).map((p) => [p, values[p]]));
@@ -165,6 +177,9 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     // The desk's contract: a pack of the caller's own, a commit after the workspace's head, a fork of it.
     deskPutPack: { digest: pack.digest, bytes: pack.bytes },
     deskDiscardPacks: { packs: [] },
+    // A derived artifact: its input the tenant's own.
+    publishArtifact: { name: 'derived.txt', inputs: [ids.artifact], snapshot: undefined },
+    setArtifactQuota: { bytes: 1_000_000_000 },
     attachedAt: { host: HOST, paths: [ids.dir] },
     deskCommit: {
       id: newId('snapshot'),

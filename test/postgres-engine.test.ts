@@ -100,7 +100,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(8);
+    expect(CURRENT_FORMAT_VERSION).toBe(9);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');
@@ -286,6 +286,19 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
       source: 'person',
     });
     await memory.remember({ scope: { user: 'u' }, text: `${name} derived`, derivedFrom: [noted.id] });
+    // Artifacts: one made from another (chunk, input rows), under a quota of the tenant's own.
+    const first = await fabric.publishArtifact({
+      session: session.id,
+      name: 'a.txt',
+      bytes: Buffer.from(name),
+    });
+    await fabric.publishArtifact({
+      session: session.id,
+      name: 'b.txt',
+      bytes: Buffer.from(`${name}!`),
+      inputs: [first.id],
+    });
+    await fabric.setArtifactQuota({ bytes: 1_000_000 });
     return { tenant: created.tenant, who, fabric, session: session.id, blob };
   }
 
@@ -389,14 +402,14 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
         b.tenant,
         async () => (await client.query('SELECT COUNT(*)::int AS n FROM events')).rows[0].n,
       );
-      expect(left).toBe(7); // 4 appended + 2 desk checkpoint events + 1 memory write
+      expect(left).toBe(9); // 4 appended + 2 desk checkpoint events + 1 memory write + 2 artifacts
     });
 
     it('the engine itself scopes an unfiltered query to the transaction tenant', async () => {
       const rows = await engine.read(a.tenant, (tx) =>
         tx.all<{ tenant: string }>('SELECT tenant FROM events'),
       );
-      expect(rows).toHaveLength(7); // 4 appended + 2 desk checkpoint events + 1 memory write
+      expect(rows).toHaveLength(9); // 4 appended + 2 desk checkpoint events + 1 memory write + 2 artifacts
       expect(rows.every((row) => row.tenant === a.tenant)).toBe(true);
       expect(await engine.read(NO_TENANT, (tx) => tx.all('SELECT * FROM events'))).toEqual([]);
       expect(await engine.write(NO_TENANT, (tx) => tx.all('SELECT * FROM principals'))).toEqual([]);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { ARTIFACTS_TABLES } from '../src/artifacts/tables.js';
 import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
 import { CairnError } from '../src/errors.js';
@@ -108,8 +109,9 @@ describe('SQLite store format', () => {
       for (let i = 0; i < 70; i++)
         await a.remember({ scope: { user: 'cy' }, text: `harbour ${i}`, source: 'person' });
       await store.close();
-      // Back to format 6's layout: no recall filter, the covering index, no anchors by line.
+      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts.
       const db = new Database(join(dir, 'cairn.db'));
+      db.exec(ARTIFACTS_TABLES.tables.map((t) => `DROP TABLE ${t};`).join('\n'));
       db.exec(`DROP TRIGGER memory_recall_insert; DROP TRIGGER memory_recall_update; DROP TRIGGER memory_recall_delete;
         DROP TABLE memory_recall; DROP TABLE memory_tenants; DROP INDEX memory_anchors_by_line;
         CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);

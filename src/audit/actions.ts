@@ -43,6 +43,11 @@ export const AUDIT_ACTIONS = [
   'memory.carry',
   'memory.drop-branch',
   'memory.claim.refused',
+  // artifacts
+  'artifact.publish',
+  'artifact.remove',
+  'artifact.expire',
+  'artifact.quota',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -16,6 +16,7 @@ export const COMMAND_FILES = {
   demo: async (): Promise<Command[]> => [(await import('./demo.js')).demo],
   keys: async (): Promise<Command[]> => (await import('./keys-commands.js')).KEYS_COMMANDS,
   mcp: async (): Promise<Command[]> => (await import('./mcp-commands.js')).MCP_COMMANDS,
+  artifacts: async (): Promise<Command[]> => (await import('../artifacts/cli.js')).ARTIFACT_COMMANDS,
 };
 export type CommandFile = keyof typeof COMMAND_FILES;
 

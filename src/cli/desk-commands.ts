@@ -471,22 +471,24 @@ const gc: DeskCommand = {
       name: 'grace-ms',
       type: 'string',
       value: 'MS',
-      help: 'delete packs abandoned mid-write only after this long (default 3600000)',
+      help: 'delete packs and artifacts abandoned mid-write only after this long (default 3600000)',
     },
   ],
-  summary: 'remove desk objects no snapshot references (safe while checkpoints run)',
+  summary:
+    'remove desk objects no snapshot references and artifacts past their TTL (safe while checkpoints run)',
   async run(place, call) {
     return withDesk(place, call, async (ctx) => {
       const { desk, fabric } = ctx;
       localOnly(ctx, 'gc');
       // Abandoned forks past their TTL first: their workspaces go, so their snapshots may then expire.
       const { reclaimed, leftAlone } = await new Units(fabric, desk).reclaim();
-      const report = await desk.gc({
-        keepLast: wholeNumberFlag(call.values, 'keep-last'),
-        graceMs: wholeNumberFlag(call.values, 'grace-ms'),
-      });
-      call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone }, [
+      const graceMs = wholeNumberFlag(call.values, 'grace-ms');
+      const report = await desk.gc({ keepLast: wholeNumberFlag(call.values, 'keep-last'), graceMs });
+      // Artifacts keep their own retention: only those past their TTL (or left half-published) go.
+      const artifacts = await fabric.sweepArtifacts(graceMs === undefined ? {} : { graceMs });
+      call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone, artifacts }, [
         `gc: ${reclaimed.length} abandoned workspaces reclaimed, ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
+        `gc: ${artifacts.expired} artifacts expired, ${artifacts.abandoned} half-published removed (${artifacts.freedBytes} bytes)`,
         ...leftAlone.map((w) =>
           w.reason === 'other-host'
             ? `left alone ${w.workspace} at ${w.dir}: on host ${w.host}, for the desk there`

@@ -33,6 +33,7 @@ const FEATURES: Array<[string, string[]]> = [
   ],
   ['the session log', ['session', 'log', 'event', 'branch']],
   ['memory', ['memory']],
+  ['artifacts (deliverables with lineage)', ['artifact']],
   ['the desk (workspace files)', ['ws', 'gc', 'watch']],
   ['the keys (credentials, grants, approvals)', ['cred', 'grant', 'approvals', 'approve', 'deny', 'proxy']],
   ['identity and audit', ['whoami', 'token', 'tenant', 'audit']],

@@ -1,5 +1,5 @@
 import type { Contract } from '../contract/index.js';
-import { type Client, opTitle, runsAtCaller } from '../contract/spec.js';
+import { type Client, INPUT_HEADER, inputHeaderValue, opTitle, runsAtCaller } from '../contract/spec.js';
 import { WIRE } from '../contract/wire.js';
 import type { WireOp } from '../contract/wire-of.js';
 import { CairnError, type CairnErrorJSON, inDoubt, invalidArgument, unavailable } from '../errors.js';
@@ -67,13 +67,14 @@ export class RemoteFabric {
     path: string,
     body?: unknown,
     safe = method === 'GET',
+    extraHeaders: Record<string, string> = {},
   ): Promise<T> {
     // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
     const payload =
       body === undefined ? undefined : body instanceof Uint8Array ? body : toJsonText(body, 'request');
     const headers =
       payload instanceof Uint8Array
-        ? { ...this.headers, 'content-type': 'application/octet-stream' }
+        ? { ...this.headers, ...extraHeaders, 'content-type': 'application/octet-stream' }
         : this.headers;
     let response: WireAnswer;
     try {
@@ -162,7 +163,11 @@ export class RemoteFabric {
     });
     if (method === 'GET') return this.call('GET', `${url}${query(rest as Record<string, string | number>)}`);
     const safe = operation.effect === 'read' || method === 'PUT' || typeof rest.idempotencyKey === 'string';
-    return this.call(method, url, operation.http.body === 'bytes' ? rest.bytes : rest, safe);
+    if (operation.http.body !== 'bytes') return this.call(method, url, rest, safe);
+    const { bytes, ...fields } = rest;
+    const extra: Record<string, string> =
+      Object.keys(fields).length > 0 ? { [INPUT_HEADER]: inputHeaderValue(fields) } : {};
+    return this.call(method, url, bytes, safe, extra);
   }
 
   /** Lets go of the transport's connections; a call after it may open new ones. */

@@ -32,6 +32,10 @@ export const ACCESS_ACTIONS = [
   'keys.approve',
   'memory.read',
   'memory.write',
+  'artifact.read',
+  'artifact.write',
+  'artifact.quota',
+  'artifact.sweep',
 ] as const;
 
 export type Action = (typeof ACCESS_ACTIONS)[number];

@@ -3,6 +3,7 @@
  * One line per feature; a feature's handlers are registered against its part
  * on the server side (ops/registry.ts).
  */
+import { ARTIFACT_CONTRACT } from '../artifacts/contract.js';
 import { AUDIT_CONTRACT } from '../audit/contract.js';
 import { DESK_CONTRACT } from '../desk/contract.js';
 import { IDENTITY_CONTRACT } from '../identity/contract.js';
@@ -23,6 +24,7 @@ export const CONTRACT_PARTS = {
   steps: STEP_CONTRACT,
   memory: MEMORY_CONTRACT,
   unit: UNIT_CONTRACT,
+  artifacts: ARTIFACT_CONTRACT,
 } satisfies Record<string, SpecTable>;
 export type Feature = keyof typeof CONTRACT_PARTS;
 export type ContractParts = typeof CONTRACT_PARTS;

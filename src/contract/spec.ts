@@ -12,13 +12,27 @@ import type { z } from 'zod';
 import { type CairnError, unavailable } from '../errors.js';
 import type { Action } from './access.js';
 
+/**
+ * The header a route whose body is raw bytes takes its other input fields
+ * in: one JSON object, non-ASCII written as \uXXXX (a header is ASCII).
+ */
+export const INPUT_HEADER = 'cairn-input';
+
+/** `fields` as the {@link INPUT_HEADER} header's value. */
+export function inputHeaderValue(fields: Record<string, unknown>): string {
+  return JSON.stringify(fields).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export interface HttpBinding {
   method: 'GET' | 'POST' | 'PUT';
   /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
   path: string;
   /** Success status; default 200. */
   status?: number;
-  /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`; default JSON. */
+  /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`, the other fields in the `cairn-input` header; default JSON. */
   body?: 'bytes';
   /** `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream). */
   answer?: 'bytes';

@@ -687,4 +687,96 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     runs: 'caller',
     mcp: 'workspace_status',
   },
+  publishArtifact: {
+    name: 'publishArtifact',
+    feature: 'artifacts',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/artifacts',
+      body: 'bytes',
+    },
+  },
+  getArtifact: {
+    name: 'getArtifact',
+    feature: 'artifacts',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/artifacts/{artifact}',
+    },
+  },
+  readArtifact: {
+    name: 'readArtifact',
+    feature: 'artifacts',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/artifacts/{artifact}/bytes',
+      answer: 'bytes',
+    },
+  },
+  listArtifacts: {
+    name: 'listArtifacts',
+    feature: 'artifacts',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/artifacts',
+    },
+  },
+  artifactLineage: {
+    name: 'artifactLineage',
+    feature: 'artifacts',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/artifacts/{artifact}/lineage',
+    },
+  },
+  removeArtifact: {
+    name: 'removeArtifact',
+    feature: 'artifacts',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/artifacts/{artifact}/remove',
+    },
+  },
+  sweepArtifacts: {
+    name: 'sweepArtifacts',
+    feature: 'artifacts',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/artifacts/sweep',
+    },
+  },
+  artifactQuota: {
+    name: 'artifactQuota',
+    feature: 'artifacts',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/artifact-quota',
+    },
+  },
+  setArtifactQuota: {
+    name: 'setArtifactQuota',
+    feature: 'artifacts',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'PUT',
+      path: '/v1/artifact-quota',
+    },
+  },
 };

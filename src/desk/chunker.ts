@@ -66,6 +66,27 @@ export function digestOf(bytes: Uint8Array): string {
 }
 
 /**
+ * Bytes in memory cut as `chunkFile` cuts a file of the same bytes: the
+ * same chunks, so equal content has equal chunk lists wherever it came from
+ * (an artifact and the snapshot file it was published from). Each chunk is a
+ * view of `data`.
+ */
+export function* chunkBytes(
+  data: Uint8Array,
+): Generator<{ digest: string; bytes: Uint8Array; offset: number }> {
+  if (data.length <= SMALL_FILE) {
+    if (data.length > 0) yield { digest: digestOf(data), bytes: data, offset: 0 };
+    return;
+  }
+  for (let start = 0; start < data.length; ) {
+    const length = cutPoint(data, start, data.length);
+    const bytes = data.subarray(start, start + length);
+    yield { digest: digestOf(bytes), bytes, offset: start };
+    start += length;
+  }
+}
+
+/**
  * Reads a file and yields its chunks in order, holding at most two maximum
  * chunk sizes in memory whatever the file size. Small files (by the size the
  * scan saw) are one chunk.

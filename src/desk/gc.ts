@@ -1,3 +1,4 @@
+import { heldByArtifacts } from '../artifacts/held.js';
 import { type CairnError, corrupt, invalidArgument as invalid, unavailable } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import * as log from '../log/session-log.js';
@@ -185,6 +186,12 @@ export async function collectGarbage(
         created_at: number;
         inline: number;
       }>('SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?', [tenant]);
+      // A pack whose bytes an artifact also names as a chunk is one blob with it: its row goes, the blob stays.
+      const artifacts = await heldByArtifacts(
+        tx,
+        tenant,
+        packs.map((p) => p.digest),
+      );
       for (const p of packs) {
         // A pack some live object points at is never taken, whatever its state says.
         const abandoned =
@@ -194,7 +201,7 @@ export async function collectGarbage(
           if (abandoned)
             await tx.run('DELETE FROM desk_staged WHERE tenant = ? AND pack = ?', [tenant, p.digest]);
           // An inline pack's bytes went with its row; a pack file is deleted once this commits.
-          if (!Number(p.inline)) doomedPacks.push(p.digest);
+          if (!Number(p.inline) && !artifacts.has(p.digest)) doomedPacks.push(p.digest);
           else report.removedPacks++;
           report.freedBytes += Number(p.size);
         }

@@ -1,3 +1,4 @@
+import { heldByArtifacts } from '../artifacts/held.js';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { type CairnError, conflict, invalidArgument, notFound } from '../errors.js';
@@ -212,7 +213,7 @@ export class LocalDeskStore implements DeskStore {
     // Rows first, under the desk lock, and only of packs no commit made live: a live pack's bytes are
     // never deleted here, whoever asks. Then the blobs of those packs, and of digests with no row at all
     // (a put cut off before its row, or a blob whose row GC took) — nothing indexed can point there.
-    const doomed = await this.write('desk.write', async (tx) => {
+    await this.write('desk.write', async (tx) => {
       await lockDesk(tx, this.tenant);
       const out: string[] = [];
       await inBatches(digests, async (slice) => {
@@ -235,9 +236,12 @@ export class LocalDeskStore implements DeskStore {
           ...writing,
         ]);
       });
-      return out;
+      // A blob an artifact names is the artifact's too (one blob space per tenant): it stays. The rest
+      // go under the lock, so an artifact cannot start naming one between this check and its deletion.
+      const artifacts = await heldByArtifacts(tx, this.tenant, out);
+      for (const digest of out)
+        if (!artifacts.has(digest)) await this.blobs.delete(this.tenant, digest).catch(() => undefined);
     });
-    for (const digest of doomed) await this.blobs.delete(this.tenant, digest).catch(() => undefined);
   }
 
   // ---- the commit ---------------------------------------------------------------

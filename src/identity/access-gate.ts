@@ -19,6 +19,8 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'keys.credential',
   'keys.grant.root',
   'keys.approve',
+  'artifact.quota',
+  'artifact.sweep',
 ]);
 
 export function authorize(who: Identity, action: Action): void {

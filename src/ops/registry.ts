@@ -57,6 +57,11 @@ const LOADERS: Loaders = {
       (await import('../unit/handlers.js')).UNIT_HANDLERS,
       AT_CALLER.unit,
     ),
+  artifacts: async () =>
+    withHandlers(
+      (await import('../artifacts/contract.js')).ARTIFACT_CONTRACT,
+      (await import('../artifacts/handlers.js')).ARTIFACT_HANDLERS,
+    ),
 };
 
 const loaded = new Map<Feature, Promise<OpTable>>();

@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { numericFields, wholeNumberText } from '../contract/json-schema.js';
+import { INPUT_HEADER } from '../contract/spec.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
@@ -162,18 +163,18 @@ async function readBody(c: Context<Env>, limit: number, budget: BodyBudget): Pro
   });
 }
 
-function parseJsonObject(text: string): Record<string, unknown> {
+function parseJsonObject(text: string, what = 'the request body'): Record<string, unknown> {
   if (text.trim() === '') return {};
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw invalidArgument('the request body is not valid JSON: send a JSON object');
+    throw invalidArgument(`${what} is not valid JSON: send a JSON object`);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalidArgument('the request body must be a JSON object');
+    throw invalidArgument(`${what} must be a JSON object`);
   }
-  refuseUnsafeIntegers(text, 'the request body');
+  refuseUnsafeIntegers(text, what);
   return body as Record<string, unknown>;
 }
 
@@ -184,6 +185,32 @@ function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> 
     out[key] = numeric.includes(key) ? wholeNumberText(value, `query parameter ${key}`, key) : value;
   }
   return out;
+}
+
+/** The largest `cairn-input` header: the fields of a byte-bodied route besides its bytes. */
+const INPUT_HEADER_BYTES = 16 * 1024;
+
+/**
+ * A route whose body is raw bytes (a pack, an artifact) takes its other
+ * fields as one JSON object in the `cairn-input` header (non-ASCII escaped
+ * as \uXXXX, as the remote client sends it); the path still wins.
+ */
+function bytesRouteFields(c: Context<Env>): Record<string, unknown> {
+  const header = c.req.header(INPUT_HEADER);
+  if (header === undefined) return {};
+  if (header.length > INPUT_HEADER_BYTES)
+    throw invalidArgument(
+      `the ${INPUT_HEADER} header is over ${INPUT_HEADER_BYTES} bytes: send fewer fields`,
+      {
+        field: INPUT_HEADER,
+      },
+    );
+  const fields = parseJsonObject(header, `the ${INPUT_HEADER} header`);
+  if ('bytes' in fields)
+    throw invalidArgument(`the ${INPUT_HEADER} header may not carry bytes: they are the body`, {
+      field: 'bytes',
+    });
+  return fields;
 }
 
 const AUTH_CACHE_ENTRIES = 10_000;
@@ -308,7 +335,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         method === 'GET'
           ? queryArgs(c, numeric)
           : body === 'bytes'
-            ? { bytes: await readBody(c, limit, budget) }
+            ? { ...bytesRouteFields(c), bytes: await readBody(c, limit, budget) }
             : await jsonBody(c, limit);
       const input = { ...fields, ...c.req.param() };
       const context = opContext(store.engine, c.var.who, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { inputJsonSchema, pathFieldsOf } from '../contract/json-schema.js';
-import type { HttpBinding } from '../contract/spec.js';
+import { type HttpBinding, INPUT_HEADER } from '../contract/spec.js';
 import type { Op } from '../ops/op.js';
 import { servedOps } from '../ops/table.js';
 import { ErrorBody } from '../shapes.js';
@@ -44,7 +44,17 @@ function operationObject(operation: Op & { http: HttpBinding }): Record<string, 
       parameters.push({ name, in: 'query', required: required.has(name), schema: properties[name] });
     }
   } else if (operation.http.body === 'bytes') {
-    // The field `bytes` is the body itself, raw (a desk pack); the rest travel in the path.
+    // The field `bytes` is the body itself, raw (a desk pack, an artifact); the rest travel in the path,
+    // and any other field as JSON in the `cairn-input` header.
+    const others = without(without(json, inPath), ['bytes']);
+    if (Object.keys(others.properties ?? {}).length > 0)
+      parameters.push({
+        name: INPUT_HEADER,
+        in: 'header',
+        required: (others.required?.length ?? 0) > 0,
+        description: 'the input fields other than the bytes, as one JSON object (non-ASCII as \\uXXXX)',
+        content: { 'application/json': { schema: others } },
+      });
     requestBody = {
       required: true,
       content: {

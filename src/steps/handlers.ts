@@ -1,15 +1,9 @@
 /** The handlers of the durable steps' operations (the contract: ./contract.ts). */
-import { LOG_CONTRACT } from '../log/contract.js';
-import { LOG_HANDLERS } from '../log/handlers.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';
-import { bindOps, withHandlers } from '../ops/op.js';
 import { Journal, STEP_EVENT, STEP_RESOLVE_EVENT } from '../steps/journal.js';
 import type { STEP_CONTRACT } from './contract.js';
-
-/** The log's reads a journal is opened with, as the caller. */
-const journalReads = (ctx: Parameters<typeof bindOps>[1]) =>
-  bindOps(withHandlers(LOG_CONTRACT, LOG_HANDLERS), ctx);
+import { journalReads } from './lookup.js';
 
 export const STEP_HANDLERS: Handlers<typeof STEP_CONTRACT> = {
   listSteps: async (ctx, input) => ({ steps: (await Journal.read(journalReads(ctx), input)).steps() }),

@@ -1,0 +1,596 @@
+/**
+ * Artifacts: a deliverable's bytes as chunks (blobs of the tenant, cut as the
+ * desk cuts files, so equal content is stored once per tenant), its record
+ * and its lineage, each part of which is checked when it is published.
+ * docs/design/artifacts.md gives the rules; this is the feature's facade (the
+ * only code that names its tables).
+ *
+ * Publishing is three steps, so nothing acknowledged is lost and nothing
+ * stored is left unowned:
+ *   1. under the tenant's lock: the quota is checked (counting publications
+ *      under way) and the record is written as `writing` with its chunk rows;
+ *   2. the chunks are stored as blobs (a chunk the tenant holds already is a no-op);
+ *   3. under the lock again: the record goes `live` with its log event and
+ *      audit entry, in one transaction.
+ * A blob is deleted only under the same lock, and only when no chunk row
+ * names it: a publication's rows commit before its blobs are stored, so a
+ * sweep never takes a chunk a publication still needs. A writer killed
+ * between 1 and 3 leaves a `writing` record that `sweepArtifacts` removes
+ * after a grace period.
+ */
+import type { z } from 'zod';
+import { appendAudit } from '../audit/audit-chain.js';
+import type { BlobStore } from '../blob/blob-store.js';
+import { chunkBytes, digestOf } from '../desk/chunker.js';
+import { fileAt } from '../desk/file-at.js';
+import { heldByDesk } from '../desk/held.js';
+import { forbidden, invalidArgument, notFound, quotaExceeded, unavailable } from '../errors.js';
+import { lockTenant } from '../identity/identity-store.js';
+import { type ArtifactId, type EventId, newId, type SessionId, type SnapshotId } from '../ids.js';
+import * as log from '../log/session-log.js';
+import type { OpContext } from '../ops/op.js';
+import { stepAt } from '../steps/lookup.js';
+import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import type { PublishArtifactInput } from './contract.js';
+import { heldByArtifacts } from './held.js';
+import type * as shape from './shapes.js';
+
+type Artifact = z.output<typeof shape.Artifact>;
+type Publish = z.output<typeof PublishArtifactInput>;
+
+/** The event kind that records a publication on its branch. */
+export const ARTIFACT_EVENT = 'cairn.artifact';
+/** The unit checkpoint's event kind (unit/unit.ts), as a lineage names it. */
+const CHECKPOINT_EVENT = 'cairn.unit.checkpoint';
+/** A tenant's artifact quota when no admin set one: 10 GiB. */
+export const DEFAULT_QUOTA_BYTES = 10 * 1024 * 1024 * 1024;
+/** How long a publication may stay `writing` before a sweep takes it for a killed writer's: 1 hour. */
+export const WRITING_GRACE_MS = 60 * 60 * 1000;
+
+interface ArtifactRow {
+  id: string;
+  state: string;
+  name: string;
+  media_type: string;
+  description: string;
+  size: number;
+  digest: string;
+  session: string;
+  branch: string;
+  event: string;
+  checkpoint: string;
+  snapshot: string;
+  path: string;
+  step: number | null;
+  step_event: string;
+  source_event: string;
+  owner: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+const COLUMNS =
+  'id, state, name, media_type, description, size, digest, session, branch, event, checkpoint, snapshot, path, step, step_event, source_event, owner, created_at, expires_at';
+
+function blobsOf(ctx: OpContext): BlobStore {
+  if (!ctx.blobs)
+    throw unavailable("this fabric was opened without the store's blobs: open it with Store.fabric", {});
+  return ctx.blobs;
+}
+
+/** Inputs of a set of artifacts, by artifact. */
+async function inputsOf(
+  tx: SqlExecutor,
+  tenant: string,
+  ids: readonly string[],
+): Promise<Map<string, { kind: string; ref: string; path: string }[]>> {
+  const out = new Map<string, { kind: string; ref: string; path: string }[]>();
+  await inBatches([...ids], async (slice) => {
+    const rows = await tx.all<{ artifact: string; kind: string; ref: string; path: string }>(
+      `SELECT artifact, kind, ref, path FROM artifact_inputs WHERE tenant = ? AND artifact IN (${placeholders(slice.length)}) ORDER BY artifact, kind, ref, path`,
+      [tenant, ...slice],
+    );
+    for (const r of rows) out.set(r.artifact, [...(out.get(r.artifact) ?? []), r]);
+  });
+  return out;
+}
+
+async function toArtifacts(tx: SqlExecutor, tenant: string, rows: ArtifactRow[]): Promise<Artifact[]> {
+  const inputs = await inputsOf(
+    tx,
+    tenant,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const mine = inputs.get(r.id) ?? [];
+    return {
+      id: r.id as ArtifactId,
+      name: r.name,
+      mediaType: r.media_type,
+      description: r.description,
+      size: Number(r.size),
+      digest: r.digest,
+      event: r.event as EventId,
+      lineage: {
+        session: r.session as SessionId,
+        branch: r.branch,
+        checkpoint: r.checkpoint as EventId | '',
+        snapshot: r.snapshot as SnapshotId | '',
+        path: r.path,
+        step: r.step === null ? null : Number(r.step),
+        stepEvent: r.step_event as EventId | '',
+        event: r.source_event as EventId | '',
+        inputs: mine.filter((i) => i.kind === 'artifact').map((i) => i.ref as ArtifactId),
+        inputFiles: mine
+          .filter((i) => i.kind === 'snapshot')
+          .map((i) => ({ snapshot: i.ref as SnapshotId, path: i.path })),
+      },
+      owner: r.owner,
+      createdAt: Number(r.created_at),
+      expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+    };
+  });
+}
+
+/** A live artifact's row, or NOT_FOUND (another tenant's, a removed one and one still being written alike). */
+async function liveRow(tx: SqlExecutor, tenant: string, id: string): Promise<ArtifactRow> {
+  const row = await tx.get<ArtifactRow>(
+    `SELECT ${COLUMNS} FROM artifacts WHERE tenant = ? AND id = ? AND state = 'live'`,
+    [tenant, id],
+  );
+  if (!row) throw notFound('artifact', id);
+  return row;
+}
+
+async function quotaOf(tx: SqlExecutor, tenant: string) {
+  const set = await tx.get<{ bytes: number }>('SELECT bytes FROM artifact_quotas WHERE tenant = ?', [tenant]);
+  const held = await tx.get<{ used: number | null; n: number }>(
+    'SELECT SUM(size) AS used, COUNT(*) AS n FROM artifacts WHERE tenant = ?',
+    [tenant],
+  );
+  return {
+    limit: set ? Number(set.bytes) : DEFAULT_QUOTA_BYTES,
+    used: Number(held?.used ?? 0),
+    artifacts: Number(held?.n ?? 0),
+  };
+}
+
+/** What a lineage names, checked against the store before anything is written. */
+interface CheckedLineage {
+  snapshot: string;
+  stepEvent: string;
+}
+
+async function checkLineage(ctx: OpContext, input: Publish, chunks: string[]): Promise<CheckedLineage> {
+  const who = ctx.who;
+  let snapshot = input.snapshot ?? '';
+  await ctx.read(async (tx) => {
+    if ((await log.branchOwner(tx, who.tenant, input.session, input.branch)) === null)
+      throw notFound(`session ${input.session} has no branch ${input.branch} in your tenant: check both`, {
+        session: input.session,
+        branch: input.branch,
+      });
+    if (input.checkpoint !== undefined) {
+      const event = await log.getEvent(tx, who, input.checkpoint);
+      if (event.kind !== CHECKPOINT_EVENT)
+        throw invalidArgument(
+          `event ${input.checkpoint} is a ${event.kind} event, not a unit checkpoint: pass a checkpoint's id (cairn unit checkpoints)`,
+          { field: 'checkpoint' },
+        );
+      const recorded = (event.payload as { snapshot?: string } | null)?.snapshot ?? '';
+      if (snapshot !== '' && recorded !== snapshot)
+        throw invalidArgument(
+          `checkpoint ${input.checkpoint} holds snapshot ${recorded || '(none)'}, not ${snapshot}: pass one of them, or both agreeing`,
+          { field: 'snapshot' },
+        );
+      if (snapshot === '' && input.path !== undefined) {
+        if (recorded === '')
+          throw invalidArgument(
+            `checkpoint ${input.checkpoint} holds no workspace snapshot to find ${input.path} in`,
+            {
+              field: 'path',
+            },
+          );
+        snapshot = recorded;
+      }
+    }
+    if (input.event !== undefined) await log.getEvent(tx, who, input.event);
+    for (const id of input.inputs) await liveRow(tx, who.tenant, id);
+  });
+  if (input.path !== undefined) {
+    const file = await fileAt(ctx, snapshot, input.path);
+    const same = file.chunks.length === chunks.length && file.chunks.every((c, i) => c === chunks[i]);
+    if (!same)
+      throw invalidArgument(
+        `these bytes are not those of ${input.path} in snapshot ${snapshot} (${file.size} bytes there, ${input.bytes.length} here): publish the file as the snapshot holds it, or leave the snapshot out of the lineage`,
+        { field: 'bytes' },
+      );
+  }
+  for (const f of input.inputFiles) await fileAt(ctx, f.snapshot, f.path);
+  let stepEvent = '';
+  if (input.step !== undefined) {
+    const step = await stepAt(ctx, { session: input.session, branch: input.branch, position: input.step });
+    if (!step)
+      throw notFound(
+        `branch ${input.branch} of session ${input.session} has no step at position ${input.step}`,
+        {
+          field: 'step',
+        },
+      );
+    stepEvent = step.event;
+  }
+  return { snapshot, stepEvent };
+}
+
+/** Publishes an artifact: checks its lineage, stores its chunks, records it (see the steps above). */
+export async function publish(ctx: OpContext, input: Publish): Promise<Artifact> {
+  const who = ctx.who;
+  const blobs = blobsOf(ctx);
+  const chunks = [...chunkBytes(input.bytes)];
+  const lineage = await checkLineage(
+    ctx,
+    input,
+    chunks.map((c) => c.digest),
+  );
+  const size = input.bytes.length;
+  const id = newId('artifact');
+  const digest = digestOf(input.bytes);
+  await ctx.write(async (tx, now) => {
+    await lockTenant(tx, who.tenant);
+    const quota = await quotaOf(tx, who.tenant);
+    if (quota.used + size > quota.limit)
+      throw quotaExceeded(
+        `publishing ${size} bytes would take your tenant's artifacts to ${quota.used + size} bytes, past its quota of ${quota.limit}: remove artifacts you no longer need, or ask an admin to raise the quota`,
+        { limit: quota.limit, used: quota.used },
+      );
+    await tx.run(
+      `INSERT INTO artifacts (tenant, ${COLUMNS}) VALUES (?, ?, 'writing', ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        who.tenant,
+        id,
+        input.name,
+        input.mediaType,
+        input.description,
+        size,
+        digest,
+        input.session,
+        input.branch,
+        input.checkpoint ?? '',
+        lineage.snapshot,
+        input.path ?? '',
+        input.step ?? null,
+        lineage.stepEvent,
+        input.event ?? '',
+        who.principal,
+        now,
+        input.ttlMs === undefined ? null : now + input.ttlMs,
+      ],
+    );
+    await inBatches(
+      chunks.map((c, idx) => ({ ...c, idx })),
+      async (slice) => {
+        await tx.run(
+          `INSERT INTO artifact_chunks (tenant, artifact, idx, digest, off, len) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          slice.flatMap((c) => [who.tenant, id, c.idx, c.digest, c.offset, c.bytes.length]),
+        );
+      },
+    );
+  });
+  try {
+    for (const c of chunks) await blobs.put(who.tenant, c.bytes, c.digest);
+    return await ctx.write(async (tx, now) => {
+      await lockTenant(tx, who.tenant);
+      for (const input_ of input.inputs) await liveRow(tx, who.tenant, input_);
+      const inputs = [
+        ...new Set(input.inputs.map((ref) => `artifact\u0000${ref}\u0000`)),
+        ...new Set(input.inputFiles.map((f) => `snapshot\u0000${f.snapshot}\u0000${f.path}`)),
+      ].map((k) => k.split('\u0000') as [string, string, string]);
+      for (const [kind, ref, path] of inputs)
+        await tx.run(
+          'INSERT INTO artifact_inputs (tenant, artifact, kind, ref, path) VALUES (?, ?, ?, ?, ?)',
+          [who.tenant, id, kind, ref, path],
+        );
+      const event = await log.appendOwnEvent(
+        tx,
+        who,
+        { session: input.session, branch: input.branch, kind: ARTIFACT_EVENT, payload: null },
+        log.encodePayload({ artifact: id, name: input.name, mediaType: input.mediaType, size, digest }),
+        now,
+      );
+      await tx.run(
+        "UPDATE artifacts SET state = 'live', event = ?, created_at = ?, expires_at = ? WHERE tenant = ? AND id = ?",
+        [event.id, now, input.ttlMs === undefined ? null : now + input.ttlMs, who.tenant, id],
+      );
+      await appendAudit(tx, {
+        tenant: who.tenant,
+        actor: who.principal,
+        action: 'artifact.publish',
+        resourceType: 'artifact',
+        resourceId: id,
+        payload: { name: input.name, mediaType: input.mediaType, size, digest, event: event.id },
+        at: now,
+      });
+      const [artifact] = await toArtifacts(tx, who.tenant, [await liveRow(tx, who.tenant, id)]);
+      return artifact as Artifact;
+    });
+  } catch (error) {
+    // Nothing of a failed publication stays: its record, its rows, and the chunks only it held.
+    await discard(ctx.engine, blobs, who.tenant, [id], () => Promise.resolve()).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Removes artifacts' records and rows, and deletes each chunk no other
+ * artifact names, under the tenant's lock; `audit` records each in the same
+ * transaction. Returns the bytes freed.
+ */
+async function discard(
+  engine: OpContext['engine'],
+  blobs: BlobStore,
+  tenant: string,
+  ids: readonly string[],
+  audit: (tx: SqlExecutor, now: number) => Promise<void>,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  return engine.write(tenant, async (tx) => {
+    const now = Date.now();
+    await lockTenant(tx, tenant);
+    const digests = new Map<string, number>();
+    await inBatches([...ids], async (slice) => {
+      const marks = placeholders(slice.length);
+      for (const r of await tx.all<{ digest: string; len: number }>(
+        `SELECT digest, len FROM artifact_chunks WHERE tenant = ? AND artifact IN (${marks})`,
+        [tenant, ...slice],
+      ))
+        digests.set(r.digest, Number(r.len));
+      for (const table of ['artifact_chunks', 'artifact_inputs'])
+        await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND artifact IN (${marks})`, [tenant, ...slice]);
+      await tx.run(`DELETE FROM artifacts WHERE tenant = ? AND id IN (${marks})`, [tenant, ...slice]);
+    });
+    const held = [...digests.keys()];
+    // A chunk another artifact names stays; so does one that is also a desk pack (one blob space).
+    const still = new Set([
+      ...(await heldByArtifacts(tx, tenant, held)),
+      ...(await heldByDesk(tx, tenant, held)),
+    ]);
+    await audit(tx, now);
+    let freed = 0;
+    // Deleted under the lock: a publication naming one of these chunks waits, then stores it again.
+    for (const [digest, len] of digests) {
+      if (still.has(digest)) continue;
+      await blobs.delete(tenant, digest);
+      freed += len;
+    }
+    return freed;
+  });
+}
+
+export async function getArtifact(ctx: OpContext, id: string): Promise<Artifact> {
+  return ctx.read(async (tx) => {
+    const [artifact] = await toArtifacts(tx, ctx.who.tenant, [await liveRow(tx, ctx.who.tenant, id)]);
+    return artifact as Artifact;
+  });
+}
+
+export async function listArtifacts(
+  ctx: OpContext,
+  input: { session?: string; limit: number; after?: string },
+): Promise<{ artifacts: Artifact[]; next: string | null }> {
+  const tenant = ctx.who.tenant;
+  return ctx.read(async (tx) => {
+    const where = ['tenant = ?', "state = 'live'"];
+    const values: (string | number)[] = [tenant];
+    if (input.session !== undefined) {
+      where.push('session = ?');
+      values.push(input.session);
+    }
+    if (input.after !== undefined) {
+      where.push('id > ?');
+      values.push(input.after);
+    }
+    const rows = await tx.all<ArtifactRow>(
+      `SELECT ${COLUMNS} FROM artifacts WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,
+      [...values, input.limit + 1],
+    );
+    const page = rows.slice(0, input.limit);
+    return {
+      artifacts: await toArtifacts(tx, tenant, page),
+      next: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+    };
+  });
+}
+
+/** Reads `length` bytes from `offset`: whole chunks re-hashed, the edges read as ranges of their chunk. */
+export async function readArtifact(
+  ctx: OpContext,
+  input: { artifact: string; offset: number; length?: number },
+): Promise<Uint8Array[]> {
+  const tenant = ctx.who.tenant;
+  const blobs = blobsOf(ctx);
+  const { size, chunks } = await ctx.read(async (tx) => {
+    const row = await liveRow(tx, tenant, input.artifact);
+    const end = Math.min(Number(row.size), input.offset + (input.length ?? Number(row.size)));
+    return {
+      size: Number(row.size),
+      chunks: await tx.all<{ digest: string; off: number; len: number }>(
+        'SELECT digest, off, len FROM artifact_chunks WHERE tenant = ? AND artifact = ? AND off < ? AND off + len > ? ORDER BY idx',
+        [tenant, input.artifact, end, input.offset],
+      ),
+    };
+  });
+  if (input.offset > size)
+    throw invalidArgument(
+      `offset ${input.offset} is past the end of artifact ${input.artifact} (${size} bytes): ask for a range inside it`,
+      { field: 'offset' },
+    );
+  const end = Math.min(size, input.offset + (input.length ?? MAX_READ));
+  if (input.length === undefined && size - input.offset > MAX_READ)
+    throw invalidArgument(
+      `artifact ${input.artifact} has ${size - input.offset} bytes from offset ${input.offset}, more than one read returns (${MAX_READ}): pass a length and read it in ranges`,
+      { field: 'length' },
+    );
+  const parts: Buffer[] = [];
+  for (const c of chunks) {
+    const off = Number(c.off);
+    const len = Number(c.len);
+    const from = Math.max(input.offset, off) - off;
+    const to = Math.min(end, off + len) - off;
+    if (to <= from) continue;
+    parts.push(
+      from === 0 && to === len
+        ? await blobs.get(tenant, c.digest)
+        : await blobs.getRange(tenant, c.digest, from, to - from),
+    );
+  }
+  return [Buffer.concat(parts)];
+}
+
+/** The most one read returns: 64 MiB. */
+export const MAX_READ = 64 * 1024 * 1024;
+
+/** Walks the lineage both ways, `depth` generations each, breadth first (nearest first). */
+export async function lineageOf(
+  ctx: OpContext,
+  input: { artifact: string; depth: number },
+): Promise<{ artifact: Artifact; ancestors: Artifact[]; descendants: Artifact[] }> {
+  const tenant = ctx.who.tenant;
+  return ctx.read(async (tx) => {
+    const root = await liveRow(tx, tenant, input.artifact);
+    const walk = async (up: boolean): Promise<ArtifactRow[]> => {
+      const seen = new Set<string>([root.id]);
+      const found: ArtifactRow[] = [];
+      let frontier = [root.id];
+      for (let generation = 0; generation < input.depth && frontier.length > 0; generation++) {
+        const next: string[] = [];
+        await inBatches(frontier, async (slice) => {
+          const marks = placeholders(slice.length);
+          const rows = up
+            ? await tx.all<{ id: string }>(
+                `SELECT ref AS id FROM artifact_inputs WHERE tenant = ? AND kind = 'artifact' AND artifact IN (${marks}) ORDER BY ref`,
+                [tenant, ...slice],
+              )
+            : await tx.all<{ id: string }>(
+                `SELECT artifact AS id FROM artifact_inputs WHERE tenant = ? AND kind = 'artifact' AND ref IN (${marks}) ORDER BY artifact`,
+                [tenant, ...slice],
+              );
+          for (const r of rows) if (!seen.has(r.id)) seen.add(r.id), next.push(r.id);
+        });
+        await inBatches(next, async (slice) => {
+          found.push(
+            ...(await tx.all<ArtifactRow>(
+              `SELECT ${COLUMNS} FROM artifacts WHERE tenant = ? AND state = 'live' AND id IN (${placeholders(slice.length)}) ORDER BY id`,
+              [tenant, ...slice],
+            )),
+          );
+        });
+        frontier = next;
+      }
+      return found;
+    };
+    const [artifact] = await toArtifacts(tx, tenant, [root]);
+    return {
+      artifact: artifact as Artifact,
+      ancestors: await toArtifacts(tx, tenant, await walk(true)),
+      descendants: await toArtifacts(tx, tenant, await walk(false)),
+    };
+  });
+}
+
+/** Removes an artifact: its publisher or an admin of the tenant. */
+export async function removeArtifact(ctx: OpContext, id: string): Promise<{ ok: true }> {
+  const who = ctx.who;
+  const row = await ctx.read((tx) => liveRow(tx, who.tenant, id));
+  if (row.owner !== who.principal && who.role !== 'admin')
+    throw forbidden(
+      `artifact ${id} was published by ${row.owner}: only its publisher or an admin of the tenant may remove it`,
+      { action: 'artifact.write', principal: who.principal },
+    );
+  await discard(ctx.engine, blobsOf(ctx), who.tenant, [id], (tx, now) =>
+    appendAudit(tx, {
+      tenant: who.tenant,
+      actor: who.principal,
+      action: 'artifact.remove',
+      resourceType: 'artifact',
+      resourceId: id,
+      payload: { name: row.name, size: Number(row.size), digest: row.digest },
+      at: now,
+    }).then(() => undefined),
+  );
+  return { ok: true };
+}
+
+/**
+ * The tenant's retention: artifacts past their TTL, and publications left
+ * `writing` longer than `graceMs` (a killed writer's), are removed with the
+ * chunks only they held. Their workspaces have nothing to do with it.
+ */
+export async function sweepArtifacts(
+  ctx: OpContext,
+  input: { graceMs: number },
+): Promise<{ expired: number; abandoned: number; freedBytes: number }> {
+  const who = ctx.who;
+  const now = Date.now();
+  const [expired, abandoned] = await ctx.read(async (tx) => [
+    await tx.all<{ id: string; name: string; size: number }>(
+      "SELECT id, name, size FROM artifacts WHERE tenant = ? AND state = 'live' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY id",
+      [who.tenant, now],
+    ),
+    await tx.all<{ id: string }>(
+      "SELECT id FROM artifacts WHERE tenant = ? AND state = 'writing' AND created_at < ? ORDER BY id",
+      [who.tenant, now - input.graceMs],
+    ),
+  ]);
+  let freedBytes = await discard(
+    ctx.engine,
+    blobsOf(ctx),
+    who.tenant,
+    expired.map((r) => r.id),
+    async (tx, at) => {
+      for (const r of expired)
+        await appendAudit(tx, {
+          tenant: who.tenant,
+          actor: who.principal,
+          action: 'artifact.expire',
+          resourceType: 'artifact',
+          resourceId: r.id,
+          payload: { name: r.name, size: Number(r.size) },
+          at,
+        });
+    },
+  );
+  freedBytes += await discard(
+    ctx.engine,
+    blobsOf(ctx),
+    who.tenant,
+    abandoned.map((r) => r.id),
+    () => Promise.resolve(),
+  );
+  return { expired: expired.length, abandoned: abandoned.length, freedBytes };
+}
+
+export function quota(ctx: OpContext) {
+  return ctx.read((tx) => quotaOf(tx, ctx.who.tenant));
+}
+
+export async function setQuota(ctx: OpContext, bytes: number) {
+  const who = ctx.who;
+  return ctx.write(async (tx, now) => {
+    await lockTenant(tx, who.tenant);
+    const before = await tx.get<{ bytes: number }>('SELECT bytes FROM artifact_quotas WHERE tenant = ?', [
+      who.tenant,
+    ]);
+    if (before) await tx.run('UPDATE artifact_quotas SET bytes = ? WHERE tenant = ?', [bytes, who.tenant]);
+    else await tx.run('INSERT INTO artifact_quotas (tenant, bytes) VALUES (?, ?)', [who.tenant, bytes]);
+    await appendAudit(tx, {
+      tenant: who.tenant,
+      actor: who.principal,
+      action: 'artifact.quota',
+      resourceType: 'tenant',
+      resourceId: who.tenant,
+      payload: { bytes, before: before ? Number(before.bytes) : null },
+      at: now,
+    });
+    return quotaOf(tx, who.tenant);
+  });
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/digest.js';
+import { cliIn, firstDocument } from './support/cli.js';
+
+// `cairn artifact …`: publish a file with its lineage, list, show, get (a range), lineage, rm, quota; and gc.
+const work = mkdtempSync(join(tmpdir(), 'cairn-artifact-cli-'));
+const store = join(work, 'store');
+const { start, cairn, ok, fails } = cliIn(work, store);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('cairn artifact', () => {
+  it('publish FILE from a checkpoint, get --out (whole and a range), ls, show, lineage, rm; a mismatch and a bad flag are refused', async () => {
+    await ok(['init']);
+    const dir = join(work, 'project');
+    const report = randomBytes(700_000);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'out'), { recursive: true });
+    writeFileSync(join(dir, 'out', 'report.pdf'), report);
+    const attached = await ok(['ws', 'attach', dir]);
+    const session = attached.workspace.session as string;
+    const checkpoint = await ok(['checkpoint', '--label', 'report', '--ws', dir]);
+    const published = await ok([
+      'artifact',
+      'publish',
+      join(dir, 'out', 'report.pdf'),
+      '--session',
+      session,
+      '--type',
+      'application/pdf',
+      '--checkpoint',
+      checkpoint.id,
+      '--path',
+      'out/report.pdf',
+    ]);
+    expect(published).toMatchObject({
+      name: 'report.pdf',
+      mediaType: 'application/pdf',
+      size: report.length,
+      digest: sha256Hex(report),
+      lineage: { checkpoint: checkpoint.id, path: 'out/report.pdf' },
+    });
+    const copy = join(work, 'copy.pdf');
+    await ok(['artifact', 'get', published.id, '--out', copy]);
+    expect(readFileSync(copy).equals(report)).toBe(true);
+    await ok(['artifact', 'get', published.id, '--out', copy, '--offset', '1000', '--length', '24']);
+    expect(readFileSync(copy).equals(report.subarray(1000, 1024))).toBe(true);
+    const summary = join(work, 'summary.md');
+    writeFileSync(summary, '# summary\n');
+    const derived = await ok(['artifact', 'publish', summary, '--session', session, '--input', published.id]);
+    expect(
+      (await ok(['artifact', 'lineage', published.id])).descendants.map((a: { id: string }) => a.id),
+    ).toEqual([derived.id]);
+    expect((await ok(['artifact', 'ls', '--session', session])).artifacts).toHaveLength(2);
+    expect((await ok(['artifact', 'show', derived.id])).lineage.inputs).toEqual([published.id]);
+    // Human output names what was published; bytes to stdout without --out.
+    const shown = await cairn(['artifact', 'get', derived.id, '--store', store]);
+    expect(shown.stdout).toBe('# summary\n');
+
+    // Bytes that are not the checkpoint's file: refused, nothing stored.
+    writeFileSync(join(work, 'other.pdf'), randomBytes(100));
+    const refused = await fails(
+      [
+        'artifact',
+        'publish',
+        join(work, 'other.pdf'),
+        '--session',
+        session,
+        '--checkpoint',
+        checkpoint.id,
+        '--path',
+        'out/report.pdf',
+        '--store',
+        store,
+      ],
+      5,
+    );
+    expect(refused.code).toBe('INVALID_ARGUMENT');
+    expect(
+      (
+        await fails(
+          ['artifact', 'publish', summary, '--session', session, '--ttl-ms', '5', '--store', store],
+          2,
+        )
+      ).code,
+    ).toBe('INVALID_ARGUMENT');
+    expect((await ok(['artifact', 'ls'])).artifacts).toHaveLength(2);
+    await ok(['artifact', 'rm', derived.id]);
+    expect((await fails(['artifact', 'show', derived.id, '--store', store], 3)).code).toBe('NOT_FOUND');
+    const gc = await ok(['gc']);
+    expect(gc.artifacts).toEqual({ expired: 0, abandoned: 0, freedBytes: 0 });
+    expect((await ok(['artifact', 'quota'])).used).toBe(report.length);
+  });
+
+  it('over a server: publish and get through --url, the fields in the cairn-input header (a non-ASCII name included)', async () => {
+    const served = join(work, 'served');
+    await ok(['init'], { store: served });
+    const token = (
+      await ok(['token', 'create', '--kind', 'user', '--name', 'ana', '--role', 'admin'], { store: served })
+    ).token;
+    const server = start(['serve', '--store', served, '--port', '0', '--json']);
+    try {
+      const { url } = await firstDocument<{ url: string }>(server, 'cairn serve');
+      const remote = ['--url', url, '--token', token, '--json'];
+      const session = JSON.parse((await cairn(['session', 'new', ...remote])).stdout).id as string;
+      const file = join(work, 'Résumé — final.txt');
+      writeFileSync(file, 'ünïcode bytes\n');
+      const run = await cairn([
+        'artifact',
+        'publish',
+        file,
+        '--session',
+        session,
+        '--type',
+        'text/plain; charset=utf-8',
+        ...remote,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const artifact = JSON.parse(run.stdout);
+      expect(artifact).toMatchObject({ name: 'Résumé — final.txt', mediaType: 'text/plain; charset=utf-8' });
+      const got = await cairn(['artifact', 'get', artifact.id, '--url', url, '--token', token]);
+      expect(got.stdout).toBe('ünïcode bytes\n');
+      // A header that is not a JSON object is INVALID_ARGUMENT, and nothing is stored.
+      const bad = await fetch(`${url}/v1/artifacts`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'cairn-input': '[1]',
+          'content-type': 'application/octet-stream',
+        },
+        body: 'x',
+      });
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).code).toBe('INVALID_ARGUMENT');
+      expect(JSON.parse((await cairn(['artifact', 'ls', ...remote])).stdout).artifacts).toHaveLength(1);
+    } finally {
+      server.kill();
+    }
+  });
+});
