@@ -75,7 +75,8 @@ describe('artifacts under kill -9', () => {
     const setup = await Store.openDir(dir);
     const created = await setup.createTenant('crash');
     const token = created.token.token;
-    const session = (await setup.fabric(await setup.authenticate(token)).createSession({ title: 'crash' })).id;
+    const session = (await setup.fabric(await setup.authenticate(token)).createSession({ title: 'crash' }))
+      .id;
     await setup.close();
 
     const begun = new Map<string, Begun>();
@@ -122,7 +123,10 @@ describe('artifacts under kill -9', () => {
         const fabric = store.fabric(who);
         const byName = new Map<string, Awaited<ReturnType<typeof fabric.getArtifact>>>();
         for (let after: string | undefined; ; ) {
-          const page = await fabric.listArtifacts({ limit: 1000, ...(after ? { after: after as `af_${string}` } : {}) });
+          const page = await fabric.listArtifacts({
+            limit: 1000,
+            ...(after ? { after: after as `af_${string}` } : {}),
+          });
           for (const a of page.artifacts) byName.set(a.name, a);
           if (page.next === null) break;
           after = page.next;
@@ -154,7 +158,9 @@ describe('artifacts under kill -9', () => {
 
         tally.abandoned += (await fabric.sweepArtifacts({ graceMs: 0 })).abandoned;
         const { writing, chunks } = await store.engine.read(who.tenant, async (tx) => ({
-          writing: await tx.all("SELECT id FROM artifacts WHERE tenant = ? AND state = 'writing'", [who.tenant]),
+          writing: await tx.all("SELECT id FROM artifacts WHERE tenant = ? AND state = 'writing'", [
+            who.tenant,
+          ]),
           chunks: (
             await tx.all<{ digest: string }>('SELECT DISTINCT digest FROM artifact_chunks WHERE tenant = ?', [
               who.tenant,

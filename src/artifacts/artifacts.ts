@@ -474,7 +474,11 @@ export async function lineageOf(
                 `SELECT artifact AS id FROM artifact_inputs WHERE tenant = ? AND kind = 'artifact' AND ref IN (${marks}) ORDER BY artifact`,
                 [tenant, ...slice],
               );
-          for (const r of rows) if (!seen.has(r.id)) seen.add(r.id), next.push(r.id);
+          for (const r of rows) {
+            if (seen.has(r.id)) continue;
+            seen.add(r.id);
+            next.push(r.id);
+          }
         });
         await inBatches(next, async (slice) => {
           found.push(
