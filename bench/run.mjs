@@ -23,6 +23,7 @@ const BENCHES = [
   'memory.mjs',
   'memory-quality.mjs',
   'memory-vectors.mjs',
+  'artifacts.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);
