@@ -93,7 +93,7 @@ const { EmbeddedFabric } = await fromDist('embedded-fabric.js');
 const reader = new EmbeddedFabric(store.engine, who, undefined, { blobs: counting });
 const offset = Math.floor(big.length / 2) + 12345;
 const t = now();
-const [range] = await reader.readArtifact({ artifact: published.id, offset, length: MB });
+const { bytes: range } = await reader.readArtifact({ artifact: published.id, offset, length: MB });
 const rangeMs = ms(t);
 if (!Buffer.from(range).equals(big.subarray(offset, offset + MB)))
   throw new Error('the range read back differs');

@@ -139,8 +139,8 @@ describe('artifacts under kill -9', () => {
           expect(artifact?.digest).toBe(expected);
           expect(artifact?.size).toBe(b.size);
           expect(artifact?.lineage.inputs).toEqual(b.inputs);
-          const [bytes] = await fabric.readArtifact({ artifact: artifact!.id });
-          expect(sha256(bytes!), `${m}'s bytes`).toBe(expected);
+          const { bytes } = await fabric.readArtifact({ artifact: artifact!.id });
+          expect(sha256(bytes), `${m}'s bytes`).toBe(expected);
         };
         // This round's acknowledged artifacts, and a sample of earlier ones, read back whole.
         const earlier = [...acked.keys()].filter((m) => !roundAcked.has(m));

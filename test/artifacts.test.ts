@@ -95,8 +95,8 @@ function artifactSuite(backend: Backend) {
     expect(packs.length).toBeGreaterThan(0);
     for (const p of packs) await store.blobs.delete(who.tenant, p.digest);
 
-    const [bytes] = await fabric.readArtifact({ artifact: artifact.id });
-    expect(Buffer.from(bytes!).equals(deliverable)).toBe(true);
+    const { bytes } = await fabric.readArtifact({ artifact: artifact.id });
+    expect(Buffer.from(bytes).equals(deliverable)).toBe(true);
     // Its lineage still names the checkpoint of the workspace that is gone.
     expect((await fabric.getArtifact({ artifact: artifact.id })).lineage).toMatchObject({
       checkpoint: made.id,
@@ -104,8 +104,17 @@ function artifactSuite(backend: Backend) {
     });
     // The original workspace detached: the artifact does not care either.
     await desk.detach(ws.id);
-    const [again] = await fabric.readArtifact({ artifact: artifact.id, offset: 1_000_000, length: 10 });
-    expect(Buffer.from(again!).equals(deliverable.subarray(1_000_000, 1_000_010))).toBe(true);
+    const {
+      bytes: again,
+      offset,
+      size,
+    } = await fabric.readArtifact({
+      artifact: artifact.id,
+      offset: 1_000_000,
+      length: 10,
+    });
+    expect([offset, size]).toEqual([1_000_000, deliverable.length]);
+    expect(Buffer.from(again).equals(deliverable.subarray(1_000_000, 1_000_010))).toBe(true);
   });
 
   it('a derived artifact’s lineage leads back through its step to its inputs, and forward again', async () => {
@@ -218,9 +227,13 @@ function artifactSuite(backend: Backend) {
       fabric.readArtifact({ artifact: kept.id, offset: report.length + 1 }),
       'INVALID_ARGUMENT',
     );
-    expect((await fabric.readArtifact({ artifact: kept.id, offset: report.length }))[0]).toHaveLength(0);
-    const [tail] = await fabric.readArtifact({ artifact: kept.id, offset: report.length - 5, length: 100 });
-    expect(Buffer.from(tail!).equals(report.subarray(report.length - 5))).toBe(true);
+    expect((await fabric.readArtifact({ artifact: kept.id, offset: report.length })).bytes).toHaveLength(0);
+    const { bytes: tail } = await fabric.readArtifact({
+      artifact: kept.id,
+      offset: report.length - 5,
+      length: 100,
+    });
+    expect(Buffer.from(tail).equals(report.subarray(report.length - 5))).toBe(true);
   });
 
   it('stores equal bytes once; removing one artifact keeps them for the other; the last removal deletes them', async () => {
@@ -232,7 +245,7 @@ function artifactSuite(backend: Backend) {
     expect(await blobs.has(who.tenant, one.digest)).toBe(true);
     await fabric.removeArtifact({ artifact: one.id });
     await expectCode(fabric.getArtifact({ artifact: one.id }), 'NOT_FOUND');
-    expect(Buffer.from((await fabric.readArtifact({ artifact: two.id }))[0]!).equals(bytes)).toBe(true);
+    expect(Buffer.from((await fabric.readArtifact({ artifact: two.id })).bytes).equals(bytes)).toBe(true);
     await fabric.removeArtifact({ artifact: two.id });
     expect(await blobs.has(who.tenant, two.digest)).toBe(false);
     await expectCode(fabric.removeArtifact({ artifact: two.id }), 'NOT_FOUND');
@@ -245,7 +258,9 @@ function artifactSuite(backend: Backend) {
     // A small artifact is one chunk, and its chunk's digest is its own: anyone can read it off the record.
     await fabric.deskDiscardPacks({ packs: [artifact.digest] });
     await desk.gc({ graceMs: 0 });
-    expect(Buffer.from((await fabric.readArtifact({ artifact: artifact.id }))[0]!).equals(bytes)).toBe(true);
+    expect(Buffer.from((await fabric.readArtifact({ artifact: artifact.id })).bytes).equals(bytes)).toBe(
+      true,
+    );
   });
 
   it('an artifact past its TTL goes at the next sweep, its workspace or not; one without a TTL stays', async () => {

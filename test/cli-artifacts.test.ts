@@ -123,6 +123,30 @@ describe('cairn artifact', () => {
       expect(artifact).toMatchObject({ name: 'Résumé — final.txt', mediaType: 'text/plain; charset=utf-8' });
       const got = await cairn(['artifact', 'get', artifact.id, '--url', url, '--token', token]);
       expect(got.stdout).toBe('ünïcode bytes\n');
+      // A plain GET: the bytes with their type and digest; a Range gets 206 and Content-Range.
+      const auth = { authorization: `Bearer ${token}` };
+      const whole = await fetch(`${url}/v1/artifacts/${artifact.id}/content`, { headers: auth });
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(whole.headers.get('etag')).toBe(`"${artifact.digest}"`);
+      expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(whole.headers.get('content-security-policy')).toBe('sandbox');
+      expect(whole.headers.get('content-disposition')).toBe('attachment');
+      expect(await whole.text()).toBe('ünïcode bytes\n');
+      const part = await fetch(`${url}/v1/artifacts/${artifact.id}/content`, {
+        headers: { ...auth, range: 'bytes=2-5' },
+      });
+      expect(part.status).toBe(206);
+      const size = Buffer.byteLength('ünïcode bytes\n');
+      expect(part.headers.get('content-range')).toBe(`bytes 2-5/${size}`);
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(Buffer.from('ünïcode bytes\n').subarray(2, 6));
+      for (const range of ['bytes=5-2', 'bytes=-3', 'bytes=0-1,4-5', 'lines=1-2', `bytes=${size + 1}-`]) {
+        const refused = await fetch(`${url}/v1/artifacts/${artifact.id}/content`, {
+          headers: { ...auth, range },
+        });
+        expect(refused.status, range).toBe(400);
+        expect((await refused.json()).code).toBe('INVALID_ARGUMENT');
+      }
       // A header that is not a JSON object is INVALID_ARGUMENT, and nothing is stored.
       const bad = await fetch(`${url}/v1/artifacts`, {
         method: 'POST',

@@ -77,7 +77,9 @@ describe('the API with CORS origins', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(PAGE);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT');
-    expect(response.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'authorization, content-type, cairn-input, range',
+    );
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('vary')).toMatch(/Origin/);
   });
@@ -97,7 +99,9 @@ describe('the API with CORS origins', () => {
     const ok = await asked(PAGE);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(PAGE);
-    expect(ok.headers.get('access-control-expose-headers')).toBe('retry-after');
+    expect(ok.headers.get('access-control-expose-headers')).toBe(
+      'retry-after, etag, content-range, cairn-offset, cairn-size',
+    );
     const refused = await asked(PAGE, 'not-a-token');
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe(PAGE);

@@ -114,7 +114,7 @@ describe('HTTP API', () => {
       ],
       ['POST', `/v1/sessions/${session}/branches/${branch}/memory/drop`, JSON.stringify({ keepFor: [] })],
       ['GET', `/v1/artifacts/${ofB.artifact}`],
-      ['GET', `/v1/artifacts/${ofB.artifact}/bytes`],
+      ['GET', `/v1/artifacts/${ofB.artifact}/content`],
       ['GET', `/v1/artifacts/${ofB.artifact}/lineage`],
       ['POST', `/v1/artifacts/${ofB.artifact}/remove`, '{}'],
       ['GET', `/v1/memory/${ofB.memory}`],

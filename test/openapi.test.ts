@@ -65,9 +65,18 @@ describe('the OpenAPI document', () => {
         "  paths[P][M] extends { responses: Record<S, { content: { 'application/json': infer B } }> } ? B : never;",
         'type Bytes<P extends keyof paths, M extends keyof paths[P], S extends PropertyKey> =',
         "  paths[P][M] extends { responses: Record<S, { content: { 'application/octet-stream': infer B } }> } ? B : never;",
+        'type Raw<P extends keyof paths, M extends keyof paths[P], S extends PropertyKey> =',
+        "  paths[P][M] extends { responses: Record<S, { content: { '*/*': infer B } }> } ? B : never;",
       ];
       for (const o of served) {
         const method = o.http.method.toLowerCase();
+        if (o.http.answer === 'content') {
+          // One object's bytes, of whatever type it is: the document says */*.
+          lines.push(
+            `export const ${o.name}: [Raw<'${o.http.path}', '${method}', 206>] extends [never] ? 'missing' : true = true;`,
+          );
+          continue;
+        }
         if (o.http.answer === 'bytes') {
           // Raw bytes: the document says application/octet-stream, and the types read it as such.
           lines.push(

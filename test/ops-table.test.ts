@@ -327,6 +327,15 @@ describe('the table of operations', () => {
     const successes = Object.entries(entry?.responses ?? {}).filter(([status]) => /^2/.test(status));
     expect(successes.length, operation.name).toBeGreaterThan(0);
     for (const [, response] of successes) {
+      if (http.answer === 'content') {
+        // One object's bytes, raw, whatever their type; what it is travels in headers.
+        expect(Object.keys(response.content ?? {}), operation.name).toEqual(['*/*']);
+        const content = answer as { bytes: Uint8Array; offset: number; size: number; digest: string };
+        expect(content.bytes, operation.name).toBeInstanceOf(Uint8Array);
+        expect(content.digest, operation.name).toMatch(/^[0-9a-f]{64}$/);
+        expect(content.offset + content.bytes.length, operation.name).toBeLessThanOrEqual(content.size);
+        continue;
+      }
       if (http.answer === 'bytes') {
         expect(Object.keys(response.content ?? {}), operation.name).toEqual(['application/octet-stream']);
         expect(

@@ -21,6 +21,7 @@
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
+import type { ContentAnswer } from '../contract/spec.js';
 import { chunkBytes, digestOf } from '../desk/chunker.js';
 import { fileAt } from '../desk/file-at.js';
 import { heldByDesk } from '../desk/held.js';
@@ -415,31 +416,30 @@ export async function listArtifacts(
 export async function readArtifact(
   ctx: OpContext,
   input: { artifact: string; offset: number; length?: number },
-): Promise<Uint8Array[]> {
+): Promise<ContentAnswer> {
   const tenant = ctx.who.tenant;
   const blobs = blobsOf(ctx);
-  const { size, chunks } = await ctx.read(async (tx) => {
+  // The record and its chunk rows in one read: a removal between the two cannot shorten the answer.
+  const { row, size, end, chunks } = await ctx.read(async (tx) => {
     const row = await liveRow(tx, tenant, input.artifact);
-    const end = Math.min(Number(row.size), input.offset + (input.length ?? Number(row.size)));
-    return {
-      size: Number(row.size),
-      chunks: await tx.all<{ digest: string; off: number; len: number }>(
-        'SELECT digest, off, len FROM artifact_chunks WHERE tenant = ? AND artifact = ? AND off < ? AND off + len > ? ORDER BY idx',
-        [tenant, input.artifact, end, input.offset],
-      ),
-    };
+    const size = Number(row.size);
+    if (input.offset > size)
+      throw invalidArgument(
+        `offset ${input.offset} is past the end of artifact ${input.artifact} (${size} bytes): ask for a range inside it`,
+        { field: 'offset', size },
+      );
+    if (input.length === undefined && size - input.offset > MAX_READ)
+      throw invalidArgument(
+        `artifact ${input.artifact} has ${size - input.offset} bytes from offset ${input.offset}, more than one read returns (${MAX_READ}): pass a length and read it in ranges`,
+        { field: 'length', size },
+      );
+    const end = Math.min(size, input.offset + (input.length ?? MAX_READ));
+    const chunks = await tx.all<{ digest: string; off: number; len: number }>(
+      'SELECT digest, off, len FROM artifact_chunks WHERE tenant = ? AND artifact = ? AND off < ? AND off + len > ? ORDER BY idx',
+      [tenant, input.artifact, end, input.offset],
+    );
+    return { row, size, end, chunks };
   });
-  if (input.offset > size)
-    throw invalidArgument(
-      `offset ${input.offset} is past the end of artifact ${input.artifact} (${size} bytes): ask for a range inside it`,
-      { field: 'offset' },
-    );
-  const end = Math.min(size, input.offset + (input.length ?? MAX_READ));
-  if (input.length === undefined && size - input.offset > MAX_READ)
-    throw invalidArgument(
-      `artifact ${input.artifact} has ${size - input.offset} bytes from offset ${input.offset}, more than one read returns (${MAX_READ}): pass a length and read it in ranges`,
-      { field: 'length' },
-    );
   const parts: Buffer[] = [];
   for (const c of chunks) {
     const off = Number(c.off);
@@ -453,7 +453,13 @@ export async function readArtifact(
         : await blobs.getRange(tenant, c.digest, from, to - from),
     );
   }
-  return [Buffer.concat(parts)];
+  return {
+    bytes: Buffer.concat(parts),
+    offset: input.offset,
+    size,
+    mediaType: row.media_type,
+    digest: row.digest,
+  };
 }
 
 /** The most one read returns: 64 MiB. */

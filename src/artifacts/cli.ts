@@ -176,7 +176,7 @@ const get: FabricCommand = {
       let at = offset;
       do {
         const length = Math.max(0, Math.min(READ_BYTES, end - at));
-        const [bytes = new Uint8Array()] = await fabric.readArtifact({
+        const { bytes } = await fabric.readArtifact({
           artifact: artifact.id,
           offset: at,
           length,

@@ -136,8 +136,9 @@ export const ARTIFACT_CONTRACT = {
           .describe('how many bytes; default: to the end, at most 64 MiB'),
       })
       .strict(),
-    output: shape.ArtifactBytes,
-    http: { method: 'GET', path: '/v1/artifacts/{artifact}/bytes', answer: 'bytes' },
+    output: shape.ArtifactContent,
+    // The bytes are the body, with Content-Type, ETag and (a range) Content-Range; `Range: bytes=…` works too.
+    http: { method: 'GET', path: '/v1/artifacts/{artifact}/content', answer: 'content' },
   }),
   listArtifacts: spec({
     name: 'listArtifacts',

@@ -51,7 +51,14 @@ export const ArtifactLineageAnswer = z.object({
   descendants: z.array(Artifact).describe('the artifacts made from it, and from those, nearest first'),
 });
 
-export const ArtifactBytes = z.array(Bytes);
+/** A range of an artifact's bytes (over HTTP: the body, and its headers; contract/spec.ts `ContentAnswer`). */
+export const ArtifactContent = z.object({
+  bytes: Bytes,
+  offset: z.number().int().describe('where the bytes start in the artifact'),
+  size: z.number().int().describe("the artifact's length"),
+  mediaType: z.string(),
+  digest: z.string().describe('sha256 of the whole artifact, hex'),
+});
 
 export const ArtifactQuota = z.object({
   limit: z.number().int().describe("the tenant's quota for artifacts, in bytes"),

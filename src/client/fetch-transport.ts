@@ -37,6 +37,7 @@ export class FetchTransport implements Transport {
       return {
         status: response.status,
         type: response.headers.get('content-type') ?? '',
+        headers: Object.fromEntries(response.headers),
         body: new Uint8Array(await response.arrayBuffer()),
       };
     } catch (error) {

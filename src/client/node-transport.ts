@@ -73,6 +73,9 @@ export class NodeTransport implements Transport {
             resolve({
               status: response.statusCode ?? 0,
               type: String(response.headers['content-type'] ?? ''),
+              headers: Object.fromEntries(
+                Object.entries(response.headers).map(([name, value]) => [name, String(value)]),
+              ),
               body: Buffer.concat(chunks),
             }),
           );

@@ -1,5 +1,14 @@
 import type { Contract } from '../contract/index.js';
-import { type Client, INPUT_HEADER, inputHeaderValue, opTitle, runsAtCaller } from '../contract/spec.js';
+import {
+  type Client,
+  CONTENT_OFFSET_HEADER,
+  CONTENT_SIZE_HEADER,
+  type ContentAnswer,
+  INPUT_HEADER,
+  inputHeaderValue,
+  opTitle,
+  runsAtCaller,
+} from '../contract/spec.js';
 import { WIRE } from '../contract/wire.js';
 import type { WireOp } from '../contract/wire-of.js';
 import { CairnError, type CairnErrorJSON, inDoubt, invalidArgument, unavailable } from '../errors.js';
@@ -26,6 +35,18 @@ function query(params: Record<string, string | number | undefined>): string {
   return entries.length === 0
     ? ''
     : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
+}
+
+/** A `content` answer read back from its body and headers (contract/spec.ts `ContentAnswer`). */
+function contentOf(response: WireAnswer): ContentAnswer {
+  const etag = response.headers.etag ?? '';
+  return {
+    bytes: response.body,
+    offset: Number(response.headers[CONTENT_OFFSET_HEADER] ?? 0),
+    size: Number(response.headers[CONTENT_SIZE_HEADER] ?? response.body.length),
+    mediaType: response.type,
+    digest: etag.replace(/^"|"$/g, ''),
+  };
 }
 
 /**
@@ -68,6 +89,7 @@ export class RemoteFabric {
     body?: unknown,
     safe = method === 'GET',
     extraHeaders: Record<string, string> = {},
+    answer?: 'bytes' | 'content',
   ): Promise<T> {
     // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
     const payload =
@@ -90,6 +112,7 @@ export class RemoteFabric {
       throw this.transportError(method, error);
     }
     const ok = response.status >= 200 && response.status <= 299;
+    if (ok && answer === 'content') return contentOf(response) as T;
     if (ok && response.type.startsWith('application/octet-stream')) return unframeBytes(response.body) as T;
     const text = UTF8.decode(response.body);
     let parsed: unknown;
@@ -161,7 +184,15 @@ export class RemoteFabric {
       }
       return seg(value);
     });
-    if (method === 'GET') return this.call('GET', `${url}${query(rest as Record<string, string | number>)}`);
+    if (method === 'GET')
+      return this.call(
+        'GET',
+        `${url}${query(rest as Record<string, string | number>)}`,
+        undefined,
+        true,
+        {},
+        operation.http.answer,
+      );
     const safe = operation.effect === 'read' || method === 'PUT' || typeof rest.idempotencyKey === 'string';
     if (operation.http.body !== 'bytes') return this.call(method, url, rest, safe);
     const { bytes, ...fields } = rest;

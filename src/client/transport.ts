@@ -26,6 +26,8 @@ export interface WireAnswer {
   status: number;
   type: string;
   body: Uint8Array;
+  /** The answer's headers, by lower-case name (those a `content` answer carries: see HttpBinding). */
+  headers: Record<string, string>;
 }
 
 export interface Transport {

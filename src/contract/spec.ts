@@ -26,6 +26,22 @@ export function inputHeaderValue(fields: Record<string, unknown>): string {
   );
 }
 
+/** What an operation whose HTTP answer is `content` answers: a range of one object's bytes. */
+export interface ContentAnswer {
+  bytes: Uint8Array;
+  /** Where `bytes` start in the object. */
+  offset: number;
+  /** The whole object's length. */
+  size: number;
+  mediaType: string;
+  /** sha256 of the whole object, hex. */
+  digest: string;
+}
+
+/** The headers a `content` answer carries its offset and size in, beside Content-Range (which cannot say an empty range). */
+export const CONTENT_OFFSET_HEADER = 'cairn-offset';
+export const CONTENT_SIZE_HEADER = 'cairn-size';
+
 export interface HttpBinding {
   method: 'GET' | 'POST' | 'PUT';
   /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
@@ -34,8 +50,13 @@ export interface HttpBinding {
   status?: number;
   /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`, the other fields in the `cairn-input` header; default JSON. */
   body?: 'bytes';
-  /** `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream). */
-  answer?: 'bytes';
+  /**
+   * `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream).
+   * `content`: the answer is one stored object's bytes, raw, with its headers — the output's `mediaType` as
+   * Content-Type, `"digest"` as ETag, a partial answer 206 with Content-Range; the request's `Range: bytes=…`
+   * header gives `offset` and `length` (the output: {@link ContentAnswer}).
+   */
+  answer?: 'bytes' | 'content';
   /** The largest body this route takes, when it is not the server's default. */
   maxBodyBytes?: number;
 }

@@ -715,8 +715,8 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     runs: 'anywhere',
     http: {
       method: 'GET',
-      path: '/v1/artifacts/{artifact}/bytes',
-      answer: 'bytes',
+      path: '/v1/artifacts/{artifact}/content',
+      answer: 'content',
     },
   },
   listArtifacts: {

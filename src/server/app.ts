@@ -1,7 +1,12 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { numericFields, wholeNumberText } from '../contract/json-schema.js';
-import { INPUT_HEADER } from '../contract/spec.js';
+import {
+  CONTENT_OFFSET_HEADER,
+  CONTENT_SIZE_HEADER,
+  type ContentAnswer,
+  INPUT_HEADER,
+} from '../contract/spec.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
@@ -213,6 +218,56 @@ function bytesRouteFields(c: Context<Env>): Record<string, unknown> {
   return fields;
 }
 
+/**
+ * `Range: bytes=FIRST-LAST`, `bytes=FIRST-` or `bytes=-SUFFIX` (RFC 9110 §14.1.2) as a `content`
+ * answer's `offset` and `length` (a suffix: `offset` from the end, `suffix` left for the handler's
+ * size); one range only.
+ */
+function rangeFields(c: Context<Env>): Record<string, unknown> {
+  const header = c.req.header('range');
+  if (header === undefined) return {};
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  const [first, last] = [match?.[1] ?? '', match?.[2] ?? ''];
+  if (!match || (first === '' && last === ''))
+    throw invalidArgument(
+      `Range ${header.slice(0, 80)}: ask for one range, bytes=FIRST-LAST or bytes=FIRST-`,
+      {
+        field: 'range',
+      },
+    );
+  if (first === '')
+    throw invalidArgument('a suffix range (bytes=-N) is not supported: ask for bytes=FIRST-LAST', {
+      field: 'range',
+    });
+  const offset = wholeNumberText(first, 'the Range header', 'offset');
+  if (last === '') return { offset };
+  const end = wholeNumberText(last, 'the Range header', 'length');
+  if (end < offset)
+    throw invalidArgument(`Range ${header}: its last byte is before its first`, { field: 'range' });
+  return { offset, length: end - offset + 1 };
+}
+
+/** A `content` answer: the bytes raw, their type and digest as headers, 206 and Content-Range for a part. */
+function contentResponse(c: Context<Env>, answer: ContentAnswer): Response {
+  const { bytes, offset, size, mediaType, digest } = answer;
+  const whole = offset === 0 && bytes.length === size;
+  const headers: Record<string, string> = {
+    'content-type': mediaType,
+    etag: `"${digest}"`,
+    'accept-ranges': 'bytes',
+    [CONTENT_OFFSET_HEADER]: String(offset),
+    [CONTENT_SIZE_HEADER]: String(size),
+    'cache-control': 'private, no-cache',
+    'x-content-type-options': 'nosniff',
+    // Stored bytes are never a page of this origin: a browser downloads them, runs nothing in them.
+    'content-disposition': 'attachment',
+    'content-security-policy': 'sandbox',
+  };
+  if (!whole && bytes.length > 0)
+    headers['content-range'] = `bytes ${offset}-${offset + bytes.length - 1}/${size}`;
+  return c.body(bytes as Uint8Array<ArrayBuffer>, whole ? 200 : 206, headers);
+}
+
 const AUTH_CACHE_ENTRIES = 10_000;
 
 /** Remembers successful token checks briefly: two queries fewer on most requests. */
@@ -333,7 +388,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     app.on(method, path.replace(/\{(\w+)\}/g, ':$1'), async (c) => {
       const fields =
         method === 'GET'
-          ? queryArgs(c, numeric)
+          ? { ...(answer === 'content' ? rangeFields(c) : {}), ...queryArgs(c, numeric) }
           : body === 'bytes'
             ? { ...bytesRouteFields(c), bytes: await readBody(c, limit, budget) }
             : await jsonBody(c, limit);
@@ -347,6 +402,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       const output = await runOp(operation, context, input);
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
+      if (answer === 'content') return contentResponse(c, output as ContentAnswer);
       if (answer === 'bytes') {
         return c.body(frameBytes(output as Uint8Array[]), status, {
           'content-type': 'application/octet-stream',

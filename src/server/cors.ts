@@ -9,8 +9,9 @@ import { forbidden, invalidArgument } from '../errors.js';
 
 /** What a page may send (the remote client's requests) and read besides the safelisted headers. */
 const ALLOW_METHODS = 'GET, POST, PUT';
-const ALLOW_HEADERS = 'authorization, content-type';
-const EXPOSE_HEADERS = 'retry-after';
+// A byte-bodied route's other fields (`cairn-input`) and a `content` answer's range (contract/spec.ts).
+const ALLOW_HEADERS = 'authorization, content-type, cairn-input, range';
+const EXPOSE_HEADERS = 'retry-after, etag, content-range, cairn-offset, cairn-size';
 /** How long a browser may reuse a preflight's answer (s). */
 const PREFLIGHT_MAX_AGE = 600;
 

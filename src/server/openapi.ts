@@ -19,6 +19,14 @@ function outputSchema(operation: Op): unknown {
   return json;
 }
 
+/** What a `content` answer says beside its bytes (contract/spec.ts `ContentAnswer`). */
+const CONTENT_HEADERS = {
+  ETag: { description: 'the sha256 of the whole object, hex, quoted', schema: { type: 'string' } },
+  'Content-Range': { description: 'on a 206: bytes FIRST-LAST/SIZE', schema: { type: 'string' } },
+  'cairn-offset': { description: 'where the bytes start in the object', schema: { type: 'integer' } },
+  'cairn-size': { description: "the whole object's length", schema: { type: 'integer' } },
+};
+
 /** The input schema without the named fields (they travel in the path). */
 function without(json: JsonSchema, fields: string[]): JsonSchema {
   const { $schema: _, required: all = [], properties: every = {}, ...rest } = json;
@@ -70,22 +78,40 @@ function operationObject(operation: Op & { http: HttpBinding }): Record<string, 
       content: { 'application/json': { schema: body } },
     };
   }
+  if (operation.http.answer === 'content')
+    parameters.push({
+      name: 'range',
+      in: 'header',
+      required: false,
+      description:
+        'one range, bytes=FIRST-LAST or bytes=FIRST- (else the offset and length query parameters)',
+      schema: { type: 'string' },
+    });
   const success = {
     description: 'Success',
+    ...(operation.http.answer === 'content' ? { headers: CONTENT_HEADERS } : {}),
     content:
-      operation.http.answer === 'bytes'
-        ? {
-            'application/octet-stream': {
-              schema: {
-                type: 'string',
-                contentMediaType: 'application/octet-stream',
-                description: 'byte strings, each a u32 BE length and its bytes',
+      operation.http.answer === 'content'
+        ? { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+        : operation.http.answer === 'bytes'
+          ? {
+              'application/octet-stream': {
+                schema: {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  description: 'byte strings, each a u32 BE length and its bytes',
+                },
               },
-            },
-          }
-        : { 'application/json': { schema: outputSchema(operation) } },
+            }
+          : { 'application/json': { schema: outputSchema(operation) } },
   };
-  const statuses = operation.statusOf ? [200, operation.http.status ?? 200] : [operation.http.status ?? 200];
+  // A `content` answer is 200 for the whole object and 206 for a part of it.
+  const statuses =
+    operation.http.answer === 'content'
+      ? [200, 206]
+      : operation.statusOf
+        ? [200, operation.http.status ?? 200]
+        : [operation.http.status ?? 200];
   return {
     operationId: operation.name,
     summary: operation.summary,
