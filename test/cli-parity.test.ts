@@ -202,6 +202,7 @@ const NOT_ON_CLI: Record<string, string> = {
   recordCheckpoint: 'part of `checkpoint`',
   listCheckpoints: 'the workspace_checkpoints tool; the CLI shows checkpoints in `ws ls` and `status`',
   sweepArtifacts: 'part of `gc`',
+  publishWorkspaceFile: 'the artifact_publish tool; `artifact publish FILE` names its lineage with flags',
 };
 
 const COMMANDS = await allCommands();

@@ -151,7 +151,30 @@ async function newUser(client: Client, dir: string): Promise<{ workspace: string
   const elsewhere = await succeed(client, tools, 'memory_recall', { scope, query: 'plan page' });
   expect(elsewhere.items).toEqual([]);
 
-  return { workspace, checkpoints: [second.id, first.id] };
+  // The plan as a deliverable: a checkpoint of the workspace first, then the file's bytes, its lineage that checkpoint.
+  const published = await succeed(
+    client,
+    tools,
+    'artifact_publish',
+    { ...mine, path: 'plan.md', mediaType: 'text/markdown', description: 'the one-page plan' },
+    ['workspace', 'mediaType', 'description'],
+  );
+  expect(published).toMatchObject({
+    name: 'plan.md',
+    mediaType: 'text/markdown',
+    size: 'second draft\n'.length,
+    lineage: { session, path: 'plan.md' },
+  });
+  expect(published.lineage.checkpoint).toMatch(/^ev_/);
+  // A path that leads out of the workspace is a tool error the model sees as one.
+  const outside = (await client.callTool({
+    name: 'artifact_publish',
+    arguments: { ...mine, path: '../elsewhere.txt' },
+  })) as { isError?: boolean; structuredContent?: Answer };
+  expect(outside.isError).toBe(true);
+  expect(outside.structuredContent?.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+
+  return { workspace, checkpoints: [second.id, first.id, published.lineage.checkpoint] };
 }
 
 describe("a new user's scenario over MCP, with only what tools/list says", () => {
@@ -202,6 +225,7 @@ describe("a new user's scenario over MCP, with only what tools/list says", () =>
         const remote = await connectMcpHttp(served.url, served.token, opened);
         const tools = await listed(remote);
         expect(tools.has('workspace_attach')).toBe(false);
+        expect(tools.has('artifact_publish')).toBe(false);
         const refused = (await remote.callTool({ name: 'workspace_attach', arguments: { dir } })) as {
           isError?: boolean;
           structuredContent?: Answer;

@@ -294,6 +294,7 @@ describe('the table of operations', () => {
       'attachWorkspace',
       'checkpoint',
       'forkUnit',
+      'publishWorkspaceFile',
       'restore',
       'status',
     ]);

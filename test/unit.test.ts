@@ -349,6 +349,7 @@ describe('listing checkpoints (the table: listCheckpoints, the tool workspace_ch
     const who = await store.localIdentity();
     const caller: CallerSide = {
       units,
+      fabric,
       workspace: (ref) =>
         ref?.startsWith('ws_') ? desk.getWorkspace(ref as WorkspaceId) : desk.findWorkspace(ref ?? ws.dir),
       attach: (input) => desk.attach(input),

@@ -79,6 +79,44 @@ export const PublishArtifactInput = z
 
 const ArtifactRef = z.object({ artifact: ArtifactId }).strict();
 
+/** A file of the caller's workspace published: its bytes read there, its lineage a checkpoint taken first. */
+export const PublishWorkspaceFileInput = z
+  .object({
+    path: SnapshotPath.describe(
+      'the file to publish, relative to the workspace root, e.g. out/report.pdf (a regular file: not a link, not a directory)',
+    ),
+    workspace: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('the workspace: its id (ws_…) or directory; default: the one you work in'),
+    name: schema
+      .text(1, 255)
+      .optional()
+      .describe("its name as a person will see it; default: the file's name"),
+    mediaType: MediaType.default('application/octet-stream').describe(
+      'its media type, e.g. application/pdf or text/markdown',
+    ),
+    description: schema
+      .text(0, 2000)
+      .default('')
+      .describe('what it is, in a sentence, for the person who receives it'),
+    inputs: z.array(ArtifactId).max(100).default([]).describe('artifacts (af_…) it was made from, if any'),
+    ttlMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(100 * 365 * DAY_MS)
+      .optional()
+      .describe('keep it this many milliseconds; default: until someone removes it'),
+    label: schema
+      .text(0, 200)
+      .optional()
+      .describe('a label for the checkpoint taken first; default: publish and the path'),
+  })
+  .strict();
+
 export const ARTIFACT_CONTRACT = {
   publishArtifact: spec({
     name: 'publishArtifact',
@@ -98,6 +136,22 @@ export const ARTIFACT_CONTRACT = {
       body: 'bytes',
       maxBodyBytes: 256 * 1024 * 1024,
     },
+  }),
+  publishWorkspaceFile: spec({
+    name: 'publishWorkspaceFile',
+    mcp: {
+      name: 'artifact_publish',
+      description:
+        "Publish a file of your workspace as an artifact: a deliverable for the person you work for (a report, a CSV, a build), kept after the workspace is gone. It first takes a checkpoint of the workspace (as workspace_checkpoint does), so the artifact's lineage names the exact state it came from, then stores the file's bytes with its name and media type on your session branch. Returns the artifact: its id (af_…), size, digest and lineage. A file the secret guard redacted in the checkpoint is refused: its stored copy is not the file. A restore does not take an artifact back; only its publisher or an admin can remove it.",
+    },
+    summary:
+      "Publish a file of the caller's workspace as an artifact, after a checkpoint of the workspace that its lineage names",
+    effect: 'write',
+    callers: 'any',
+    access: 'artifact.write',
+    runs: 'caller',
+    input: PublishWorkspaceFileInput,
+    output: shape.Artifact,
   }),
   getArtifact: spec({
     name: 'getArtifact',

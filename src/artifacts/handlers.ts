@@ -1,10 +1,57 @@
 /** The handlers of artifacts' operations (the contract: ./contract.ts; the rules: ./artifacts.ts). */
-import type { Handlers } from '../ops/op.js';
+import { readFile, realpath } from 'node:fs/promises';
+import { basename, join, sep } from 'node:path';
+import type { z } from 'zod';
+import { runsAtCaller } from '../contract/spec.js';
+import { invalidArgument } from '../errors.js';
+import type { Handlers, OpContext } from '../ops/op.js';
 import * as artifacts from './artifacts.js';
-import type { ARTIFACT_CONTRACT } from './contract.js';
+import type { ARTIFACT_CONTRACT, PublishWorkspaceFileInput } from './contract.js';
+
+/**
+ * A file of the caller's workspace: a checkpoint of the workspace first (the
+ * lineage it names), then its bytes, read where the workspace is, published
+ * through the caller's fabric — the store checks they are the checkpoint's.
+ */
+async function publishWorkspaceFile(ctx: OpContext, input: z.output<typeof PublishWorkspaceFileInput>) {
+  const caller = ctx.caller;
+  if (!caller) throw runsAtCaller('artifact publish');
+  const ws = await caller.workspace(input.workspace);
+  const checkpoint = await caller.units.checkpoint({
+    workspace: ws.id,
+    label: input.label ?? `publish ${input.path}`,
+  });
+  // Read only what lies inside the workspace: a link out of it is not its file (and the store would refuse it).
+  const root = await realpath(ws.dir);
+  const file = await realpath(join(ws.dir, input.path)).catch(() => {
+    throw invalidArgument(
+      `${input.path} is not a file of workspace ${ws.id}: pass a path relative to ${ws.dir}`,
+      {
+        field: 'path',
+      },
+    );
+  });
+  if (!file.startsWith(root + sep))
+    throw invalidArgument(`${input.path} leads out of workspace ${ws.id}: publish a file inside it`, {
+      field: 'path',
+    });
+  return caller.fabric.publishArtifact({
+    session: ws.session,
+    branch: ws.branch,
+    name: input.name ?? basename(input.path),
+    mediaType: input.mediaType,
+    description: input.description,
+    bytes: await readFile(file),
+    checkpoint: checkpoint.id,
+    path: input.path,
+    inputs: input.inputs,
+    ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
+  });
+}
 
 export const ARTIFACT_HANDLERS: Handlers<typeof ARTIFACT_CONTRACT> = {
   publishArtifact: (ctx, input) => artifacts.publish(ctx, input),
+  publishWorkspaceFile,
   getArtifact: (ctx, input) => artifacts.getArtifact(ctx, input.artifact),
   readArtifact: (ctx, input) => artifacts.readArtifact(ctx, input),
   listArtifacts: (ctx, input) => artifacts.listArtifacts(ctx, input),

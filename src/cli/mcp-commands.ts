@@ -45,6 +45,7 @@ const mcp: DeskCommand = {
       const units = await unitsOf(ctx, call);
       const caller: CallerSide = {
         units,
+        fabric,
         workspace: (ref?: string) => workspaceAt(desk, call.cwd, ref),
         // A relative directory is taken from where `cairn mcp` started, as the default workspace is.
         attach: (input) => desk.attach({ ...input, dir: resolve(call.cwd, input.dir) }),

@@ -698,6 +698,13 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       body: 'bytes',
     },
   },
+  publishWorkspaceFile: {
+    name: 'publishWorkspaceFile',
+    feature: 'artifacts',
+    effect: 'write',
+    runs: 'caller',
+    mcp: 'artifact_publish',
+  },
   getArtifact: {
     name: 'getArtifact',
     feature: 'artifacts',

@@ -17,6 +17,7 @@ import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from 
 import type { CheckpointResult } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { type CairnError, forbidden } from '../errors.js';
+import type { Fabric } from '../fabric.js';
 import { authorize } from '../identity/access-gate.js';
 import type { SessionId } from '../ids.js';
 import type { MasterKey } from '../keys/crypto.js';
@@ -33,6 +34,8 @@ import { parseInput } from '../validate.js';
  */
 export interface CallerSide {
   readonly units: Units;
+  /** The store's operations as the caller (local, or a server's): what a caller-side step hands on to the store. */
+  readonly fabric: Fabric;
   /** A workspace by id or directory; left out, the caller's own (e.g. where `cairn mcp` started). */
   workspace(ref?: string): Promise<Workspace>;
   /**
