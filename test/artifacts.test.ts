@@ -15,10 +15,11 @@ import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import { Units } from '../src/unit/unit.js';
 import { describePostgres } from './support/postgres.js';
+import { describeS3 } from './support/s3.js';
 import { backendStore, tempDir } from './support/stores.js';
 import { put } from './support/trees.js';
 
-type Backend = 'sqlite' | 'postgres';
+type Backend = 'sqlite' | 'postgres' | 'postgres-s3';
 
 function artifactSuite(backend: Backend) {
   let temp: { dir: string; remove(): void };
@@ -309,3 +310,4 @@ function artifactSuite(backend: Backend) {
 
 describe('artifacts on SQLite', () => artifactSuite('sqlite'));
 describePostgres('artifacts on PostgreSQL', () => artifactSuite('postgres'));
+describeS3('artifacts on PostgreSQL with blobs on S3 (Ceph RGW)', () => artifactSuite('postgres-s3'));

@@ -5,7 +5,8 @@ import { startServer } from '../src/server/index.js';
 import type { Store } from '../src/store.js';
 import { type DeskConformanceTarget, describeDeskConformance } from '../src/testing/desk-conformance.js';
 import { postgresSkip } from './support/postgres.js';
-import { postgresStore, sqliteStore, tempDir, twoTenants } from './support/stores.js';
+import { s3Skip } from './support/s3.js';
+import { postgresS3Store, postgresStore, sqliteStore, tempDir, twoTenants } from './support/stores.js';
 
 /** Desks of tenants A and B on a store, used directly through the library. */
 async function embedded(store: Store, cleanup: () => Promise<void>): Promise<DeskConformanceTarget> {
@@ -83,4 +84,22 @@ describeDeskConformance(
     return remote(store, cleanup);
   },
   { skip: postgresSkip },
+);
+
+describeDeskConformance(
+  'embedded PostgreSQL, blobs on S3 (Ceph RGW)',
+  async () => {
+    const { store, cleanup } = await postgresS3Store();
+    return embedded(store, cleanup);
+  },
+  { skip: postgresSkip ?? s3Skip },
+);
+
+describeDeskConformance(
+  'remote desk store → server on loopback → PostgreSQL, blobs on S3 (Ceph RGW)',
+  async () => {
+    const { store, cleanup } = await postgresS3Store();
+    return remote(store, cleanup);
+  },
+  { skip: postgresSkip ?? s3Skip },
 );

@@ -34,6 +34,7 @@ describe('entry points', () => {
     expect(exportsOf('cairn/desk')).toEqual(
       expect.arrayContaining(['Desk', 'remoteDesk', 'RemoteDeskStore', 'LocalDeskStore']),
     );
+    expect(exportsOf('cairn/s3')).toEqual(['S3BlobStore']);
     expect(exportsOf('cairn/keys')).toEqual(
       expect.arrayContaining(['Keys', 'MasterKey', 'decide', 'grantState']),
     );

@@ -111,13 +111,37 @@ export async function postgresStore(): Promise<{ store: Store; cleanup: () => Pr
   };
 }
 
+/** A store on a fresh PostgreSQL database with its blobs in a fresh bucket of the test S3 server (support/s3.ts). */
+export async function postgresS3Store(): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  const { freshPostgresDatabase } = await import('./postgres.js');
+  const { freshBucket } = await import('./s3.js');
+  const { PostgresEngine } = await import('../../src/storage/postgres/postgres-engine.js');
+  const database = await freshPostgresDatabase();
+  const engine = await PostgresEngine.open({ connectionString: database.url });
+  const bucket = await freshBucket();
+  const store = new Store(engine, bucket.blobs);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await bucket.close();
+      await database.drop();
+    },
+  };
+}
+
 /**
  * A store on one engine and an identity in it: the local principal on
  * SQLite, the admin of a fresh tenant on PostgreSQL (whose stores have no
  * local principal).
  */
-export async function backendStore(backend: 'sqlite' | 'postgres', tenant: string) {
-  const opened = backend === 'sqlite' ? await sqliteStore() : await postgresStore();
+export async function backendStore(backend: 'sqlite' | 'postgres' | 'postgres-s3', tenant: string) {
+  const opened =
+    backend === 'sqlite'
+      ? await sqliteStore()
+      : backend === 'postgres'
+        ? await postgresStore()
+        : await postgresS3Store();
   const who =
     backend === 'sqlite'
       ? await opened.store.localIdentity()
