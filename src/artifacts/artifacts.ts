@@ -21,7 +21,7 @@
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
-import type { ContentAnswer } from '../contract/spec.js';
+import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
 import { chunkBytes, digestOf } from '../desk/chunker.js';
 import { fileAt } from '../desk/file-at.js';
 import { heldByDesk } from '../desk/held.js';
@@ -280,15 +280,22 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
     );
   });
   try {
-    // A few puts at a time: each fsyncs its file and folder, and the disk overlaps them.
+    // A few puts at a time: each fsyncs its file and folder, and the disk overlaps them. On a failure the
+    // others stop at their next chunk, and all have stopped before the cleanup below deletes anything.
     let next = 0;
+    let failed = false;
     const putter = async () => {
-      for (let i = next++; i < chunks.length; i = next++) {
+      for (let i = next++; i < chunks.length && !failed; i = next++) {
         const c = chunks[i] as (typeof chunks)[number];
-        await blobs.put(who.tenant, c.bytes, c.digest);
+        await blobs.put(who.tenant, c.bytes, c.digest).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
       }
     };
-    await Promise.all(Array.from({ length: PUTS_AT_ONCE }, putter));
+    const puts = await Promise.allSettled(Array.from({ length: PUTS_AT_ONCE }, putter));
+    const refused = puts.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+    if (refused) throw refused.reason;
     return await ctx.write(async (tx, now) => {
       await lockTenant(tx, who.tenant);
       for (const input_ of input.inputs) await liveRow(tx, who.tenant, input_);
@@ -308,10 +315,16 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
         log.encodePayload({ artifact: id, name: input.name, mediaType: input.mediaType, size, digest }),
         now,
       );
-      await tx.run(
-        "UPDATE artifacts SET state = 'live', event = ?, created_at = ?, expires_at = ? WHERE tenant = ? AND id = ?",
+      const made = await tx.run(
+        "UPDATE artifacts SET state = 'live', event = ?, created_at = ?, expires_at = ? WHERE tenant = ? AND id = ? AND state = 'writing'",
         [event.id, now, input.ttlMs === undefined ? null : now + input.ttlMs, who.tenant, id],
       );
+      // A sweep took it for a killed writer's (a publication slower than the sweep's grace): nothing of it is left.
+      if (made !== 1)
+        throw unavailable(
+          `publication ${id} was swept before it finished (slower than the sweep's grace): publish again`,
+          { artifact: id },
+        );
       await appendAudit(tx, {
         tenant: who.tenant,
         actor: who.principal,
@@ -332,9 +345,14 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
 }
 
 /**
- * Removes artifacts' records and rows, and deletes each chunk no other
- * artifact names, under the tenant's lock; `audit` records each in the same
- * transaction. Returns the bytes freed.
+ * Removes artifacts' records and rows (`audit` records each in the same
+ * transaction), then deletes each chunk no artifact and no desk pack names.
+ * The rows go first, in a transaction of their own: a failure or a crash
+ * after it leaves blobs nothing names (a leak a later sweep or listing can
+ * take), never an artifact missing its bytes. The blobs go under the
+ * tenant's lock, re-checked there: a publication naming one of them either
+ * committed its rows first (the blob stays) or stores it again after.
+ * Returns the bytes freed.
  */
 async function discard(
   engine: OpContext['engine'],
@@ -344,38 +362,49 @@ async function discard(
   audit: (tx: SqlExecutor, now: number) => Promise<void>,
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  return engine.write(tenant, async (tx) => {
-    const now = Date.now();
+  const digests = await engine.write(tenant, async (tx) => {
     await lockTenant(tx, tenant);
-    const digests = new Map<string, number>();
+    const named = new Map<string, number>();
     await inBatches([...ids], async (slice) => {
       const marks = placeholders(slice.length);
       for (const r of await tx.all<{ digest: string; len: number }>(
         `SELECT digest, len FROM artifact_chunks WHERE tenant = ? AND artifact IN (${marks})`,
         [tenant, ...slice],
       ))
-        digests.set(r.digest, Number(r.len));
+        named.set(r.digest, Number(r.len));
       for (const table of ['artifact_chunks', 'artifact_inputs'])
         await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND artifact IN (${marks})`, [tenant, ...slice]);
       await tx.run(`DELETE FROM artifacts WHERE tenant = ? AND id IN (${marks})`, [tenant, ...slice]);
     });
-    const held = [...digests.keys()];
-    // A chunk another artifact names stays; so does one that is also a desk pack (one blob space).
-    const still = new Set([
-      ...(await heldByArtifacts(tx, tenant, held)),
-      ...(await heldByDesk(tx, tenant, held)),
-    ]);
-    await audit(tx, now);
-    let freed = 0;
-    // Deleted under the lock: a publication naming one of these chunks waits, then stores it again.
-    for (const [digest, len] of digests) {
-      if (still.has(digest)) continue;
-      await blobs.delete(tenant, digest);
-      freed += len;
-    }
-    return freed;
+    await audit(tx, Date.now());
+    return named;
   });
+  let freed = 0;
+  // A few hundred at a time, each batch under the lock (re-checked there), so no writer of the tenant waits long.
+  const all = [...digests.keys()];
+  for (let i = 0; i < all.length; i += DELETE_BATCH) {
+    const batch = all.slice(i, i + DELETE_BATCH);
+    freed += await engine.write(tenant, async (tx) => {
+      await lockTenant(tx, tenant);
+      // A chunk another artifact names stays; so does one that is also a desk pack (one blob space).
+      const still = new Set([
+        ...(await heldByArtifacts(tx, tenant, batch)),
+        ...(await heldByDesk(tx, tenant, batch)),
+      ]);
+      let bytes = 0;
+      for (const digest of batch) {
+        if (still.has(digest)) continue;
+        await blobs.delete(tenant, digest);
+        bytes += digests.get(digest) ?? 0;
+      }
+      return bytes;
+    });
+  }
+  return freed;
 }
+
+/** Chunks deleted per transaction by a removal or a sweep. */
+const DELETE_BATCH = 200;
 
 export async function getArtifact(ctx: OpContext, id: string): Promise<Artifact> {
   return ctx.read(async (tx) => {
@@ -463,7 +492,7 @@ export async function readArtifact(
 }
 
 /** The most one read returns: 64 MiB. */
-export const MAX_READ = 64 * 1024 * 1024;
+export const MAX_READ = MAX_CONTENT_BYTES;
 
 /** Walks the lineage both ways, `depth` generations each, breadth first (nearest first). */
 export async function lineageOf(

@@ -16,7 +16,7 @@ const MediaType = z
   .string()
   .max(200)
   .regex(
-    /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;[ -~]*)?$/,
+    /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}([ \t]*;[ -~]*)?$/,
     'a media type like text/markdown or application/pdf',
   );
 /** A path inside a workspace snapshot: relative, slash-separated. */
@@ -27,6 +27,8 @@ const SnapshotPath = schema
     'a path relative to the workspace root, without ..',
   );
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The largest publication over HTTP (its body is held whole until uploads stream), and of a workspace file. */
+export const MAX_PUBLISH_BYTES = 256 * 1024 * 1024;
 
 export const PublishArtifactInput = z
   .object({
@@ -134,7 +136,7 @@ export const ARTIFACT_CONTRACT = {
       path: '/v1/artifacts',
       status: 201,
       body: 'bytes',
-      maxBodyBytes: 256 * 1024 * 1024,
+      maxBodyBytes: MAX_PUBLISH_BYTES,
     },
   }),
   publishWorkspaceFile: spec({

@@ -1,12 +1,11 @@
 /** The handlers of artifacts' operations (the contract: ./contract.ts; the rules: ./artifacts.ts). */
-import { readFile, realpath } from 'node:fs/promises';
-import { basename, join, sep } from 'node:path';
+import { basename } from 'node:path';
 import type { z } from 'zod';
 import { runsAtCaller } from '../contract/spec.js';
-import { invalidArgument } from '../errors.js';
 import type { Handlers, OpContext } from '../ops/op.js';
 import * as artifacts from './artifacts.js';
 import type { ARTIFACT_CONTRACT, PublishWorkspaceFileInput } from './contract.js';
+import { readWorkspaceFile } from './workspace-file.js';
 
 /**
  * A file of the caller's workspace: a checkpoint of the workspace first (the
@@ -21,27 +20,13 @@ async function publishWorkspaceFile(ctx: OpContext, input: z.output<typeof Publi
     workspace: ws.id,
     label: input.label ?? `publish ${input.path}`,
   });
-  // Read only what lies inside the workspace: a link out of it is not its file (and the store would refuse it).
-  const root = await realpath(ws.dir);
-  const file = await realpath(join(ws.dir, input.path)).catch(() => {
-    throw invalidArgument(
-      `${input.path} is not a file of workspace ${ws.id}: pass a path relative to ${ws.dir}`,
-      {
-        field: 'path',
-      },
-    );
-  });
-  if (!file.startsWith(root + sep))
-    throw invalidArgument(`${input.path} leads out of workspace ${ws.id}: publish a file inside it`, {
-      field: 'path',
-    });
   return caller.fabric.publishArtifact({
     session: ws.session,
     branch: ws.branch,
     name: input.name ?? basename(input.path),
     mediaType: input.mediaType,
     description: input.description,
-    bytes: await readFile(file),
+    bytes: await readWorkspaceFile(ws.dir, input.path, ws.id),
     checkpoint: checkpoint.id,
     path: input.path,
     inputs: input.inputs,

@@ -778,6 +778,13 @@ export const MANIFEST: readonly CommandInfo[] = [
         help: 'use a running `cairn proxy` instead of starting one',
       },
       {
+        name: 'publish',
+        type: 'string',
+        value: 'PATH',
+        multiple: true,
+        help: 'after a successful run, publish this output file as an artifact, its lineage the step and the snapshot (repeat)',
+      },
+      {
         name: 'master-key-file',
         type: 'string',
         value: 'FILE',

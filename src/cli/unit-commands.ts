@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { readWorkspaceFile } from '../artifacts/workspace-file.js';
 import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { invalidArgument, isCairnError, notFound } from '../errors.js';
@@ -334,6 +335,13 @@ const exec: DeskCommand = {
       value: 'URL',
       help: 'use a running `cairn proxy` instead of starting one',
     },
+    {
+      name: 'publish',
+      type: 'string',
+      value: 'PATH',
+      multiple: true,
+      help: 'after a successful run, publish this output file as an artifact, its lineage the step and the snapshot (repeat)',
+    },
     MASTER_KEY_FLAG,
   ],
   summary: 'run a command in the workspace as a recorded step, then checkpoint if it changed anything',
@@ -386,9 +394,30 @@ const exec: DeskCommand = {
       if (!call.out.json) {
         call.out.raw(stdout, stderr);
       }
+      // The command's outputs, each published with the step that made them and the snapshot that holds them.
+      const outputs = result.exit === 0 ? listFlag(call.values, 'publish') : [];
+      const artifacts = [];
+      for (const path of outputs)
+        artifacts.push(
+          await fabric.publishArtifact({
+            session: ws.session,
+            branch: ws.branch,
+            name: basename(path),
+            bytes: await readWorkspaceFile(ws.dir, path, ws.id),
+            snapshot: result.checkpoint.snapshot.id,
+            path,
+            step: result.position,
+          }),
+        );
       call.out.result(
-        { ...recorded, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') },
-        `step ${result.position}: exit ${result.exit} in ${result.durationMs} ms${result.checkpoint.created ? `, snapshot ${result.checkpoint.snapshot.id}` : ', workspace unchanged'}`,
+        { ...recorded, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8'), artifacts },
+        [
+          `step ${result.position}: exit ${result.exit} in ${result.durationMs} ms${result.checkpoint.created ? `, snapshot ${result.checkpoint.snapshot.id}` : ', workspace unchanged'}`,
+          ...artifacts.map((a) => `published ${a.lineage.path} as ${a.id} (${a.size} bytes)`),
+          ...(result.exit !== 0 && listFlag(call.values, 'publish').length > 0
+            ? ['nothing published: the command failed']
+            : []),
+        ],
       );
       return result.exit === 0 ? EXIT.ok : Math.min(result.exit, 125);
     });

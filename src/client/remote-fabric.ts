@@ -6,12 +6,20 @@ import {
   type ContentAnswer,
   INPUT_HEADER,
   inputHeaderValue,
+  MAX_INPUT_HEADER_BYTES,
   opTitle,
   runsAtCaller,
 } from '../contract/spec.js';
 import { WIRE } from '../contract/wire.js';
 import type { WireOp } from '../contract/wire-of.js';
-import { CairnError, type CairnErrorJSON, inDoubt, invalidArgument, unavailable } from '../errors.js';
+import {
+  CairnError,
+  type CairnErrorJSON,
+  inDoubt,
+  invalidArgument,
+  payloadTooLarge,
+  unavailable,
+} from '../errors.js';
 import { toJsonText } from '../json.js';
 import { unframeBytes } from '../ops/frames.js';
 import { type Transport, TransportFailure, type WireAnswer } from './transport.js';
@@ -114,6 +122,14 @@ export class RemoteFabric {
     const ok = response.status >= 200 && response.status <= 299;
     if (ok && answer === 'content') return contentOf(response) as T;
     if (ok && response.type.startsWith('application/octet-stream')) return unframeBytes(response.body) as T;
+    // Node refuses a request whose headers pass 16 KiB before Cairn sees it: bad input, not a server down.
+    if (response.status === 431)
+      throw payloadTooLarge(
+        `the server at ${this.base} refused the request's headers as too large: send less beside the bytes`,
+        {
+          limit: MAX_INPUT_HEADER_BYTES,
+        },
+      );
     const text = UTF8.decode(response.body);
     let parsed: unknown;
     try {

@@ -9,7 +9,7 @@
  */
 
 import type { z } from 'zod';
-import { type CairnError, unavailable } from '../errors.js';
+import { type CairnError, payloadTooLarge, unavailable } from '../errors.js';
 import type { Action } from './access.js';
 
 /**
@@ -18,12 +18,18 @@ import type { Action } from './access.js';
  */
 export const INPUT_HEADER = 'cairn-input';
 
-/** `fields` as the {@link INPUT_HEADER} header's value. */
+/** `fields` as the {@link INPUT_HEADER} header's value; PAYLOAD_TOO_LARGE past {@link MAX_INPUT_HEADER_BYTES}. */
 export function inputHeaderValue(fields: Record<string, unknown>): string {
-  return JSON.stringify(fields).replace(
+  const value = JSON.stringify(fields).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+  if (value.length > MAX_INPUT_HEADER_BYTES)
+    throw payloadTooLarge(
+      `the fields beside the bytes take ${value.length} bytes as a header, more than ${MAX_INPUT_HEADER_BYTES}: send a shorter description, or fewer or shorter paths`,
+      { limit: MAX_INPUT_HEADER_BYTES },
+    );
+  return value;
 }
 
 /** What an operation whose HTTP answer is `content` answers: a range of one object's bytes. */
@@ -37,6 +43,12 @@ export interface ContentAnswer {
   /** sha256 of the whole object, hex. */
   digest: string;
 }
+
+/** The most bytes one `content` answer holds: 64 MiB (a larger object is read in ranges). */
+export const MAX_CONTENT_BYTES = 64 * 1024 * 1024;
+
+/** The largest `cairn-input` header a client sends and a server takes: Node refuses headers past 16 KiB in all. */
+export const MAX_INPUT_HEADER_BYTES = 12 * 1024;
 
 /** The headers a `content` answer carries its offset and size in, beside Content-Range (which cannot say an empty range). */
 export const CONTENT_OFFSET_HEADER = 'cairn-offset';

@@ -6,6 +6,8 @@ import {
   CONTENT_SIZE_HEADER,
   type ContentAnswer,
   INPUT_HEADER,
+  MAX_CONTENT_BYTES,
+  MAX_INPUT_HEADER_BYTES,
 } from '../contract/spec.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
@@ -193,7 +195,7 @@ function queryArgs(c: Context<Env>, numeric: string[]): Record<string, unknown> 
 }
 
 /** The largest `cairn-input` header: the fields of a byte-bodied route besides its bytes. */
-const INPUT_HEADER_BYTES = 16 * 1024;
+const INPUT_HEADER_BYTES = MAX_INPUT_HEADER_BYTES;
 
 /**
  * A route whose body is raw bytes (a pack, an artifact) takes its other
@@ -240,11 +242,12 @@ function rangeFields(c: Context<Env>): Record<string, unknown> {
       field: 'range',
     });
   const offset = wholeNumberText(first, 'the Range header', 'offset');
-  if (last === '') return { offset };
+  // A last byte past the end, or no last byte, is as far as one answer goes (RFC 9110: a range is clamped).
+  if (last === '') return { offset, length: MAX_CONTENT_BYTES };
   const end = wholeNumberText(last, 'the Range header', 'length');
   if (end < offset)
     throw invalidArgument(`Range ${header}: its last byte is before its first`, { field: 'range' });
-  return { offset, length: end - offset + 1 };
+  return { offset, length: Math.min(end - offset + 1, MAX_CONTENT_BYTES) };
 }
 
 /** A `content` answer: the bytes raw, their type and digest as headers, 206 and Content-Range for a part. */
@@ -263,9 +266,10 @@ function contentResponse(c: Context<Env>, answer: ContentAnswer): Response {
     'content-disposition': 'attachment',
     'content-security-policy': 'sandbox',
   };
-  if (!whole && bytes.length > 0)
-    headers['content-range'] = `bytes ${offset}-${offset + bytes.length - 1}/${size}`;
-  return c.body(bytes as Uint8Array<ArrayBuffer>, whole ? 200 : 206, headers);
+  // A 206 must carry a Content-Range, and none can say an empty range: an empty part is a 200, its place in cairn-offset.
+  const partial = !whole && bytes.length > 0;
+  if (partial) headers['content-range'] = `bytes ${offset}-${offset + bytes.length - 1}/${size}`;
+  return c.body(bytes as Uint8Array<ArrayBuffer>, partial ? 206 : 200, headers);
 }
 
 const AUTH_CACHE_ENTRIES = 10_000;

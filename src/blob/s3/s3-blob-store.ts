@@ -82,8 +82,10 @@ export class S3BlobStore implements BlobStore {
           new PutObjectCommand({ Bucket: this.bucket, Key, Body: bytes, IfNoneMatch: '*' }),
         );
     } catch (error) {
-      // There already: the same name is the same bytes.
+      // There already: the same name is the same bytes. A 409 is a conditional put racing another of the
+      // same name (AWS): whichever wins stored these bytes, once it is there.
       if (statusOf(error) === 412) return digest;
+      if (statusOf(error) === 409 && (await this.has(tenant, digest))) return digest;
       throw failure(error, `store blob ${digest}`);
     }
     return digest;
@@ -129,6 +131,12 @@ export class S3BlobStore implements BlobStore {
     const Key = this.key(tenant, digest);
     try {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key, Range: range }));
+      // A server that ignored the range answers the whole object: not what was asked.
+      if (
+        range !== undefined &&
+        !answer.ContentRange?.startsWith(`bytes ${range.slice('bytes='.length).split('-')[0]}-`)
+      )
+        return undefined;
       return Buffer.from(
         await (answer.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
       );
