@@ -2,10 +2,13 @@
  * Artifacts (issue 21): deliverables that outlive their workspace, with a
  * lineage checked when they are published, on SQLite and PostgreSQL.
  */
+
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readWorkspaceFile } from '../src/artifacts/workspace-file.js';
 import type { Desk } from '../src/desk/desk.js';
 import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
@@ -275,12 +278,19 @@ function artifactSuite(backend: Backend) {
       ttlMs: 1000,
     });
     const kept = await fabric.publishArtifact({ session: ws.session, name: 'kept', bytes: Buffer.from('y') });
+    // A day to go whatever the machine's load: not yet due at the sweep below.
+    const later = await fabric.publishArtifact({
+      session: ws.session,
+      name: 'later',
+      bytes: Buffer.from('z'),
+      ttlMs: 24 * 60 * 60 * 1000,
+    });
     expect(brief.expiresAt).toBe(brief.createdAt + 1000);
-    expect(await fabric.sweepArtifacts()).toMatchObject({ expired: 0 });
+    // Waits for the TTL to pass (a slower machine only waits longer), then sweeps: only the one due goes.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await fabric.sweepArtifacts()).toMatchObject({ expired: 1 });
     await expectCode(fabric.getArtifact({ artifact: brief.id }), 'NOT_FOUND');
-    expect((await fabric.listArtifacts()).artifacts.map((a) => a.id)).toEqual([kept.id]);
+    expect((await fabric.listArtifacts()).artifacts.map((a) => a.id)).toEqual([kept.id, later.id]);
   });
 
   it('another tenant’s artifact is NOT_FOUND: its record, its bytes, its lineage, as an input, and its removal', async () => {
@@ -338,3 +348,22 @@ function artifactSuite(backend: Backend) {
 describe('artifacts on SQLite', () => artifactSuite('sqlite'));
 describePostgres('artifacts on PostgreSQL', () => artifactSuite('postgres'));
 describeS3('artifacts on PostgreSQL with blobs on S3 (Ceph RGW)', () => artifactSuite('postgres-s3'));
+
+describe('a workspace file to publish', () => {
+  it('is a regular file inside the workspace: a link out of it, a FIFO or a directory is refused before it is read', async () => {
+    const temp = tempDir('cairn-ws-file-');
+    try {
+      const ws = join(temp.dir, 'ws');
+      put(ws, 'out/report.txt', 'inside\n');
+      put(temp.dir, 'secret.txt', 'outside\n');
+      symlinkSync(join(temp.dir, 'secret.txt'), join(ws, 'out', 'link.txt'));
+      symlinkSync(temp.dir, join(ws, 'up'));
+      execFileSync('mkfifo', [join(ws, 'out', 'pipe')]);
+      expect((await readWorkspaceFile(ws, 'out/report.txt', 'ws_test')).toString()).toBe('inside\n');
+      for (const path of ['out/link.txt', 'up/secret.txt', 'out/pipe', 'out', 'out/missing.txt'])
+        await expectCode(readWorkspaceFile(ws, path, 'ws_test'), 'INVALID_ARGUMENT');
+    } finally {
+      temp.remove();
+    }
+  });
+});

@@ -2,8 +2,9 @@
  * Artifacts: a deliverable's bytes as chunks (blobs of the tenant, cut as the
  * desk cuts files, so equal content is stored once per tenant), its record
  * and its lineage, each part of which is checked when it is published.
- * docs/design/artifacts.md gives the rules; this is the feature's facade (the
- * only code that names its tables).
+ * docs/design/artifacts.md gives the rules. This file publishes, reads,
+ * removes and sweeps; ./lineage.ts checks and walks lineage, ./rows.ts turns
+ * rows into answers (only src/artifacts/ names the feature's tables).
  *
  * Publishing is three steps, so nothing acknowledged is lost and nothing
  * stored is left unowned:
@@ -23,127 +24,32 @@ import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
 import { chunkBytes, digestOf } from '../desk/chunker.js';
-import { fileAt } from '../desk/file-at.js';
 import { heldByDesk } from '../desk/held.js';
-import { forbidden, invalidArgument, notFound, quotaExceeded, unavailable } from '../errors.js';
+import { forbidden, invalidArgument, quotaExceeded, unavailable } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
-import { type ArtifactId, type EventId, newId, type SessionId, type SnapshotId } from '../ids.js';
+import { newId } from '../ids.js';
 import * as log from '../log/session-log.js';
 import type { OpContext } from '../ops/op.js';
-import { stepAt } from '../steps/lookup.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { PublishArtifactInput } from './contract.js';
 import { heldByArtifacts } from './held.js';
-import type * as shape from './shapes.js';
+import { checkLineage } from './lineage.js';
+import { type Artifact, type ArtifactRow, COLUMNS, liveRow, toArtifacts } from './rows.js';
 
-type Artifact = z.output<typeof shape.Artifact>;
-type Publish = z.output<typeof PublishArtifactInput>;
+export type Publish = z.output<typeof PublishArtifactInput>;
 
 /** The event kind that records a publication on its branch. */
 export const ARTIFACT_EVENT = 'cairn.artifact';
-/** The unit checkpoint's event kind (unit/unit.ts), as a lineage names it. */
-const CHECKPOINT_EVENT = 'cairn.unit.checkpoint';
-/** A tenant's artifact quota when no admin set one: 10 GiB. */
-export const DEFAULT_QUOTA_BYTES = 10 * 1024 * 1024 * 1024;
-/** Chunks stored at once by a publication. */
-const PUTS_AT_ONCE = 8;
-/** How long a publication may stay `writing` before a sweep takes it for a killed writer's: 1 hour. */
-export const WRITING_GRACE_MS = 60 * 60 * 1000;
-
-interface ArtifactRow {
-  id: string;
-  state: string;
-  name: string;
-  media_type: string;
-  description: string;
-  size: number;
-  digest: string;
-  session: string;
-  branch: string;
-  event: string;
-  checkpoint: string;
-  snapshot: string;
-  path: string;
-  step: number | null;
-  step_event: string;
-  source_event: string;
-  owner: string;
-  created_at: number;
-  expires_at: number | null;
-}
-
-const COLUMNS =
-  'id, state, name, media_type, description, size, digest, session, branch, event, checkpoint, snapshot, path, step, step_event, source_event, owner, created_at, expires_at';
-
 function blobsOf(ctx: OpContext): BlobStore {
   if (!ctx.blobs)
     throw unavailable("this fabric was opened without the store's blobs: open it with Store.fabric", {});
   return ctx.blobs;
 }
 
-/** Inputs of a set of artifacts, by artifact. */
-async function inputsOf(
-  tx: SqlExecutor,
-  tenant: string,
-  ids: readonly string[],
-): Promise<Map<string, { kind: string; ref: string; path: string }[]>> {
-  const out = new Map<string, { kind: string; ref: string; path: string }[]>();
-  await inBatches([...ids], async (slice) => {
-    const rows = await tx.all<{ artifact: string; kind: string; ref: string; path: string }>(
-      `SELECT artifact, kind, ref, path FROM artifact_inputs WHERE tenant = ? AND artifact IN (${placeholders(slice.length)}) ORDER BY artifact, kind, ref, path`,
-      [tenant, ...slice],
-    );
-    for (const r of rows) out.set(r.artifact, [...(out.get(r.artifact) ?? []), r]);
-  });
-  return out;
-}
-
-async function toArtifacts(tx: SqlExecutor, tenant: string, rows: ArtifactRow[]): Promise<Artifact[]> {
-  const inputs = await inputsOf(
-    tx,
-    tenant,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => {
-    const mine = inputs.get(r.id) ?? [];
-    return {
-      id: r.id as ArtifactId,
-      name: r.name,
-      mediaType: r.media_type,
-      description: r.description,
-      size: Number(r.size),
-      digest: r.digest,
-      event: r.event as EventId,
-      lineage: {
-        session: r.session as SessionId,
-        branch: r.branch,
-        checkpoint: r.checkpoint as EventId | '',
-        snapshot: r.snapshot as SnapshotId | '',
-        path: r.path,
-        step: r.step === null ? null : Number(r.step),
-        stepEvent: r.step_event as EventId | '',
-        event: r.source_event as EventId | '',
-        inputs: mine.filter((i) => i.kind === 'artifact').map((i) => i.ref as ArtifactId),
-        inputFiles: mine
-          .filter((i) => i.kind === 'snapshot')
-          .map((i) => ({ snapshot: i.ref as SnapshotId, path: i.path })),
-      },
-      owner: r.owner,
-      createdAt: Number(r.created_at),
-      expiresAt: r.expires_at === null ? null : Number(r.expires_at),
-    };
-  });
-}
-
-/** A live artifact's row, or NOT_FOUND (another tenant's, a removed one and one still being written alike). */
-async function liveRow(tx: SqlExecutor, tenant: string, id: string): Promise<ArtifactRow> {
-  const row = await tx.get<ArtifactRow>(
-    `SELECT ${COLUMNS} FROM artifacts WHERE tenant = ? AND id = ? AND state = 'live'`,
-    [tenant, id],
-  );
-  if (!row) throw notFound('artifact', id);
-  return row;
-}
+/** A tenant's artifact quota when no admin set one: 10 GiB. */
+export const DEFAULT_QUOTA_BYTES = 10 * 1024 * 1024 * 1024;
+/** Chunks stored at once by a publication. */
+const PUTS_AT_ONCE = 8;
 
 async function quotaOf(tx: SqlExecutor, tenant: string) {
   const set = await tx.get<{ bytes: number }>('SELECT bytes FROM artifact_quotas WHERE tenant = ?', [tenant]);
@@ -156,73 +62,6 @@ async function quotaOf(tx: SqlExecutor, tenant: string) {
     used: Number(held?.used ?? 0),
     artifacts: Number(held?.n ?? 0),
   };
-}
-
-/** What a lineage names, checked against the store before anything is written. */
-interface CheckedLineage {
-  snapshot: string;
-  stepEvent: string;
-}
-
-async function checkLineage(ctx: OpContext, input: Publish, chunks: string[]): Promise<CheckedLineage> {
-  const who = ctx.who;
-  let snapshot = input.snapshot ?? '';
-  await ctx.read(async (tx) => {
-    if ((await log.branchOwner(tx, who.tenant, input.session, input.branch)) === null)
-      throw notFound(`session ${input.session} has no branch ${input.branch} in your tenant: check both`, {
-        session: input.session,
-        branch: input.branch,
-      });
-    if (input.checkpoint !== undefined) {
-      const event = await log.getEvent(tx, who, input.checkpoint);
-      if (event.kind !== CHECKPOINT_EVENT)
-        throw invalidArgument(
-          `event ${input.checkpoint} is a ${event.kind} event, not a unit checkpoint: pass a checkpoint's id (cairn unit checkpoints)`,
-          { field: 'checkpoint' },
-        );
-      const recorded = (event.payload as { snapshot?: string } | null)?.snapshot ?? '';
-      if (snapshot !== '' && recorded !== snapshot)
-        throw invalidArgument(
-          `checkpoint ${input.checkpoint} holds snapshot ${recorded || '(none)'}, not ${snapshot}: pass one of them, or both agreeing`,
-          { field: 'snapshot' },
-        );
-      if (snapshot === '' && input.path !== undefined) {
-        if (recorded === '')
-          throw invalidArgument(
-            `checkpoint ${input.checkpoint} holds no workspace snapshot to find ${input.path} in`,
-            {
-              field: 'path',
-            },
-          );
-        snapshot = recorded;
-      }
-    }
-    if (input.event !== undefined) await log.getEvent(tx, who, input.event);
-    for (const id of input.inputs) await liveRow(tx, who.tenant, id);
-  });
-  if (input.path !== undefined) {
-    const file = await fileAt(ctx, snapshot, input.path);
-    const same = file.chunks.length === chunks.length && file.chunks.every((c, i) => c === chunks[i]);
-    if (!same)
-      throw invalidArgument(
-        `these bytes are not those of ${input.path} in snapshot ${snapshot} (${file.size} bytes there, ${input.bytes.length} here): publish the file as the snapshot holds it, or leave the snapshot out of the lineage`,
-        { field: 'bytes' },
-      );
-  }
-  for (const f of input.inputFiles) await fileAt(ctx, f.snapshot, f.path);
-  let stepEvent = '';
-  if (input.step !== undefined) {
-    const step = await stepAt(ctx, { session: input.session, branch: input.branch, position: input.step });
-    if (!step)
-      throw notFound(
-        `branch ${input.branch} of session ${input.session} has no step at position ${input.step}`,
-        {
-          field: 'step',
-        },
-      );
-    stepEvent = step.event;
-  }
-  return { snapshot, stepEvent };
 }
 
 /** Publishes an artifact: checks its lineage, stores its chunks, records it (see the steps above). */
@@ -493,58 +332,6 @@ export async function readArtifact(
 
 /** The most one read returns: 64 MiB. */
 export const MAX_READ = MAX_CONTENT_BYTES;
-
-/** Walks the lineage both ways, `depth` generations each, breadth first (nearest first). */
-export async function lineageOf(
-  ctx: OpContext,
-  input: { artifact: string; depth: number },
-): Promise<{ artifact: Artifact; ancestors: Artifact[]; descendants: Artifact[] }> {
-  const tenant = ctx.who.tenant;
-  return ctx.read(async (tx) => {
-    const root = await liveRow(tx, tenant, input.artifact);
-    const walk = async (up: boolean): Promise<ArtifactRow[]> => {
-      const seen = new Set<string>([root.id]);
-      const found: ArtifactRow[] = [];
-      let frontier = [root.id];
-      for (let generation = 0; generation < input.depth && frontier.length > 0; generation++) {
-        const next: string[] = [];
-        await inBatches(frontier, async (slice) => {
-          const marks = placeholders(slice.length);
-          const rows = up
-            ? await tx.all<{ id: string }>(
-                `SELECT ref AS id FROM artifact_inputs WHERE tenant = ? AND kind = 'artifact' AND artifact IN (${marks}) ORDER BY ref`,
-                [tenant, ...slice],
-              )
-            : await tx.all<{ id: string }>(
-                `SELECT artifact AS id FROM artifact_inputs WHERE tenant = ? AND kind = 'artifact' AND ref IN (${marks}) ORDER BY artifact`,
-                [tenant, ...slice],
-              );
-          for (const r of rows) {
-            if (seen.has(r.id)) continue;
-            seen.add(r.id);
-            next.push(r.id);
-          }
-        });
-        await inBatches(next, async (slice) => {
-          found.push(
-            ...(await tx.all<ArtifactRow>(
-              `SELECT ${COLUMNS} FROM artifacts WHERE tenant = ? AND state = 'live' AND id IN (${placeholders(slice.length)}) ORDER BY id`,
-              [tenant, ...slice],
-            )),
-          );
-        });
-        frontier = next;
-      }
-      return found;
-    };
-    const [artifact] = await toArtifacts(tx, tenant, [root]);
-    return {
-      artifact: artifact as Artifact,
-      ancestors: await toArtifacts(tx, tenant, await walk(true)),
-      descendants: await toArtifacts(tx, tenant, await walk(false)),
-    };
-  });
-}
 
 /** Removes an artifact: its publisher or an admin of the tenant. */
 export async function removeArtifact(ctx: OpContext, id: string): Promise<{ ok: true }> {

@@ -30,6 +30,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The largest publication over HTTP (its body is held whole until uploads stream), and of a workspace file. */
 export const MAX_PUBLISH_BYTES = 256 * 1024 * 1024;
 
+/** An artifact's own retention: at least a second, at most a century; left out, kept until removed. */
+const TtlMs = z
+  .number()
+  .int()
+  .min(1000)
+  .max(100 * 365 * DAY_MS)
+  .optional();
+/** The artifacts one was made from. */
+const Inputs = z.array(ArtifactId).max(100).default([]);
+
 export const PublishArtifactInput = z
   .object({
     session: schema.SessionId.describe(
@@ -55,19 +65,15 @@ export const PublishArtifactInput = z
       .optional()
       .describe('the durable step (its position on the branch) that made it'),
     event: schema.EventId.optional().describe('the event (a tool call) that made it'),
-    inputs: z.array(ArtifactId).max(100).default([]).describe('artifacts it was made from'),
+    inputs: Inputs.describe('artifacts it was made from'),
     inputFiles: z
       .array(z.object({ snapshot: schema.SnapshotId, path: SnapshotPath }).strict())
       .max(100)
       .default([])
       .describe('snapshot files it was made from'),
-    ttlMs: z
-      .number()
-      .int()
-      .min(1000)
-      .max(100 * 365 * DAY_MS)
-      .optional()
-      .describe('keep it this long (ms), whatever happens to its workspace; default: until removed'),
+    ttlMs: TtlMs.describe(
+      'keep it this long (ms), whatever happens to its workspace; default: until removed',
+    ),
   })
   .strict()
   .refine((v) => v.path === undefined || v.snapshot !== undefined || v.checkpoint !== undefined, {
@@ -104,14 +110,8 @@ export const PublishWorkspaceFileInput = z
       .text(0, 2000)
       .default('')
       .describe('what it is, in a sentence, for the person who receives it'),
-    inputs: z.array(ArtifactId).max(100).default([]).describe('artifacts (af_…) it was made from, if any'),
-    ttlMs: z
-      .number()
-      .int()
-      .min(1000)
-      .max(100 * 365 * DAY_MS)
-      .optional()
-      .describe('keep it this many milliseconds; default: until someone removes it'),
+    inputs: Inputs.describe('artifacts (af_…) it was made from, if any'),
+    ttlMs: TtlMs.describe('keep it this many milliseconds; default: until someone removes it'),
     label: schema
       .text(0, 200)
       .optional()

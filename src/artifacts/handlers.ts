@@ -5,6 +5,7 @@ import { runsAtCaller } from '../contract/spec.js';
 import type { Handlers, OpContext } from '../ops/op.js';
 import * as artifacts from './artifacts.js';
 import type { ARTIFACT_CONTRACT, PublishWorkspaceFileInput } from './contract.js';
+import { lineageOf } from './lineage.js';
 import { readWorkspaceFile } from './workspace-file.js';
 
 /**
@@ -40,7 +41,7 @@ export const ARTIFACT_HANDLERS: Handlers<typeof ARTIFACT_CONTRACT> = {
   getArtifact: (ctx, input) => artifacts.getArtifact(ctx, input.artifact),
   readArtifact: (ctx, input) => artifacts.readArtifact(ctx, input),
   listArtifacts: (ctx, input) => artifacts.listArtifacts(ctx, input),
-  artifactLineage: (ctx, input) => artifacts.lineageOf(ctx, input),
+  artifactLineage: (ctx, input) => lineageOf(ctx, input),
   removeArtifact: (ctx, input) => artifacts.removeArtifact(ctx, input.artifact),
   sweepArtifacts: (ctx, input) => artifacts.sweepArtifacts(ctx, input),
   artifactQuota: (ctx) => artifacts.quota(ctx),

@@ -43,8 +43,3 @@ export async function fileAt(ctx: OpContext, snapshot: string, path: string): Pr
     field: 'path',
   });
 }
-
-/** The bytes of one chunk of a snapshot file, re-hashed. */
-export function chunkOf(ctx: OpContext, digest: string): Promise<Buffer> {
-  return new ObjectStore(deskStoreOf(ctx)).get(digest);
-}
