@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readWorkspaceFile } from '../src/artifacts/workspace-file.js';
+import { openWorkspaceFile } from '../src/artifacts/workspace-file.js';
 import type { Desk } from '../src/desk/desk.js';
 import { sha256Hex } from '../src/digest.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
@@ -359,9 +360,11 @@ describe('a workspace file to publish', () => {
       symlinkSync(join(temp.dir, 'secret.txt'), join(ws, 'out', 'link.txt'));
       symlinkSync(temp.dir, join(ws, 'up'));
       execFileSync('mkfifo', [join(ws, 'out', 'pipe')]);
-      expect((await readWorkspaceFile(ws, 'out/report.txt', 'ws_test')).toString()).toBe('inside\n');
+      const opened = await openWorkspaceFile(ws, 'out/report.txt', 'ws_test');
+      expect(opened.size).toBe(7);
+      expect((await buffer(opened.bytes)).toString()).toBe('inside\n');
       for (const path of ['out/link.txt', 'up/secret.txt', 'out/pipe', 'out', 'out/missing.txt'])
-        await expectCode(readWorkspaceFile(ws, path, 'ws_test'), 'INVALID_ARGUMENT');
+        await expectCode(openWorkspaceFile(ws, path, 'ws_test'), 'INVALID_ARGUMENT');
     } finally {
       temp.remove();
     }

@@ -161,6 +161,7 @@ const HANDWRITTEN: Record<
       mediaType: '--type',
       description: '--description',
       bytes: 'FILE',
+      size: "(FILE's size)",
       checkpoint: '--checkpoint',
       snapshot: '--snapshot',
       path: '--path',

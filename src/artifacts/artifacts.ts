@@ -6,24 +6,28 @@
  * removes and sweeps; ./lineage.ts checks and walks lineage, ./rows.ts turns
  * rows into answers (only src/artifacts/ names the feature's tables).
  *
- * Publishing is three steps, so nothing acknowledged is lost and nothing
- * stored is left unowned:
- *   1. under the tenant's lock: the quota is checked (counting publications
- *      under way) and the record is written as `writing` with its chunk rows;
- *   2. the chunks are stored as blobs (a chunk the tenant holds already is a no-op);
+ * Publishing streams the content (it is never held whole), in three steps,
+ * so nothing acknowledged is lost and nothing stored is left unowned:
+ *   1. under the tenant's lock: the record is written as `writing`, its
+ *      declared size (when there is one) checked against the quota;
+ *   2. as the content arrives, cut into chunks: under the lock, a batch's
+ *      chunk rows and the size so far (the quota checked again, counting
+ *      publications under way); then that batch's chunks are stored as
+ *      blobs (a chunk the tenant holds already is a no-op);
  *   3. under the lock again: the record goes `live` with its log event and
  *      audit entry, in one transaction.
  * A blob is deleted only under the same lock, and only when no chunk row
  * names it: a publication's rows commit before its blobs are stored, so a
  * sweep never takes a chunk a publication still needs. A writer killed
  * between 1 and 3 leaves a `writing` record that `sweepArtifacts` removes
- * after a grace period.
+ * once it has made no progress for a grace period.
  */
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
-import { chunkBytes, digestOf } from '../desk/chunker.js';
+import { chunkBytes, chunkStream, type StreamChunk } from '../desk/chunker.js';
 import { heldByDesk } from '../desk/held.js';
 import { forbidden, invalidArgument, quotaExceeded, unavailable } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
@@ -33,7 +37,7 @@ import type { OpContext } from '../ops/op.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { PublishArtifactInput } from './contract.js';
 import { heldByArtifacts } from './held.js';
-import { checkLineage } from './lineage.js';
+import { checkBytes, checkLineage } from './lineage.js';
 import { type Artifact, type ArtifactRow, COLUMNS, liveRow, toArtifacts } from './rows.js';
 
 export type Publish = z.output<typeof PublishArtifactInput>;
@@ -64,77 +68,182 @@ async function quotaOf(tx: SqlExecutor, tenant: string) {
   };
 }
 
-/** Publishes an artifact: checks its lineage, stores its chunks, records it (see the steps above). */
+/** Chunk rows committed per transaction while a publication streams in, and the bytes such a batch holds. */
+const ROWS_AT_ONCE = 16;
+const BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes of chunks being stored at once. A streamed publication holds at most
+ * a batch (under BATCH_BYTES + MAX_CHUNK) and these, in the chunker's
+ * windows (2 × MAX_CHUNK each, each cut into at least MAX_CHUNK of chunks),
+ * plus the window being filled: (4 + 4 + 8) / 4 + 2 = 6 windows of 8 MiB,
+ * the 48 MiB of STREAM_HOLD_BYTES (contract/spec.ts) a server budgets.
+ */
+const PUT_BYTES = 8 * 1024 * 1024;
+
+/** Chunks stored a few at a time while the content goes on arriving; the first failure stops the rest. */
+class Putter {
+  private readonly running = new Set<Promise<void>>();
+  private bytes = 0;
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly tenant: string,
+  ) {}
+
+  /** Starts storing a chunk once there is room (never past PUTS_AT_ONCE or PUT_BYTES); throws a put's failure. */
+  async put(chunk: StreamChunk): Promise<void> {
+    while (
+      !this.failure &&
+      this.running.size > 0 &&
+      (this.running.size >= PUTS_AT_ONCE || this.bytes + chunk.bytes.length > PUT_BYTES)
+    )
+      await Promise.race(this.running);
+    if (this.failure) throw this.failure.error;
+    const length = chunk.bytes.length;
+    this.bytes += length;
+    const stored: Promise<void> = this.blobs
+      .put(this.tenant, chunk.bytes, chunk.digest)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.failure ??= { error };
+        },
+      )
+      .finally(() => {
+        this.bytes -= length;
+        this.running.delete(stored);
+        chunk.release();
+      });
+    this.running.add(stored);
+  }
+
+  /** Waits for every put started; throws the first failure. */
+  async done(): Promise<void> {
+    await this.settled();
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Waits for every put started, failed or not (before a cleanup deletes what they stored). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}
+
+/** The tenant's artifacts, this publication's bytes so far included, must fit its quota. */
+async function checkQuota(tx: SqlExecutor, tenant: string, size: number, declared: boolean): Promise<void> {
+  const quota = await quotaOf(tx, tenant);
+  if (quota.used > quota.limit)
+    throw quotaExceeded(
+      `publishing ${size} bytes${declared ? '' : ' (so far)'} takes your tenant's artifacts to ${quota.used} bytes, past its quota of ${quota.limit}: remove artifacts you no longer need, or ask an admin to raise the quota`,
+      { limit: quota.limit, used: quota.used - size },
+    );
+}
+
+function sizeMismatch(declared: number, got: number) {
+  return invalidArgument(
+    `the content is ${got > declared ? 'longer than' : `${got} bytes, not`} the ${declared} bytes its size declares: send the size of what you send`,
+    { field: 'size' },
+  );
+}
+
+/** Content's chunks: bytes in hand cut where they are (views, nothing copied); a stream cut as it arrives. */
+async function* chunksOf(content: Uint8Array | AsyncIterator<Uint8Array>): AsyncGenerator<StreamChunk> {
+  if (!(content instanceof Uint8Array)) {
+    yield* chunkStream({ [Symbol.asyncIterator]: () => content });
+    return;
+  }
+  for (const chunk of chunkBytes(content)) yield { ...chunk, release: () => undefined };
+}
+
+/**
+ * Publishes an artifact: checks its lineage, then stores its content as it
+ * arrives — chunk rows committed a batch at a time under the tenant's lock
+ * (its quota checked against the bytes so far), each batch's chunks stored
+ * after its rows — and records it live (see the steps above).
+ */
 export async function publish(ctx: OpContext, input: Publish): Promise<Artifact> {
   const who = ctx.who;
   const blobs = blobsOf(ctx);
-  const chunks = [...chunkBytes(input.bytes)];
-  const lineage = await checkLineage(
-    ctx,
-    input,
-    chunks.map((c) => c.digest),
-  );
-  const size = input.bytes.length;
+  const known = input.bytes instanceof Uint8Array ? input.bytes.length : undefined;
+  if (known !== undefined && input.size !== undefined && known !== input.size)
+    throw sizeMismatch(input.size, known);
+  const declared = known ?? input.size;
+  const lineage = await checkLineage(ctx, input, declared);
   const id = newId('artifact');
-  const digest = digestOf(input.bytes);
-  await ctx.write(async (tx, now) => {
-    await lockTenant(tx, who.tenant);
-    const quota = await quotaOf(tx, who.tenant);
-    if (quota.used + size > quota.limit)
-      throw quotaExceeded(
-        `publishing ${size} bytes would take your tenant's artifacts to ${quota.used + size} bytes, past its quota of ${quota.limit}: remove artifacts you no longer need, or ask an admin to raise the quota`,
-        { limit: quota.limit, used: quota.used },
-      );
-    await tx.run(
-      `INSERT INTO artifacts (tenant, ${COLUMNS}) VALUES (?, ?, 'writing', ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        who.tenant,
-        id,
-        input.name,
-        input.mediaType,
-        input.description,
-        size,
-        digest,
-        input.session,
-        input.branch,
-        input.checkpoint ?? '',
-        lineage.snapshot,
-        input.path ?? '',
-        input.step ?? null,
-        lineage.stepEvent,
-        input.event ?? '',
-        who.principal,
-        now,
-        input.ttlMs === undefined ? null : now + input.ttlMs,
-      ],
-    );
-    await inBatches(
-      chunks.map((c, idx) => ({ ...c, idx })),
-      async (slice) => {
-        await tx.run(
-          `INSERT INTO artifact_chunks (tenant, artifact, idx, digest, off, len) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-          slice.flatMap((c) => [who.tenant, id, c.idx, c.digest, c.offset, c.bytes.length]),
-        );
-      },
-    );
-  });
+  const source = input.bytes instanceof Uint8Array ? input.bytes : input.bytes[Symbol.asyncIterator]();
+  const putter = new Putter(blobs, who.tenant);
   try {
-    // A few puts at a time: each fsyncs its file and folder, and the disk overlaps them. On a failure the
-    // others stop at their next chunk, and all have stopped before the cleanup below deletes anything.
-    let next = 0;
-    let failed = false;
-    const putter = async () => {
-      for (let i = next++; i < chunks.length && !failed; i = next++) {
-        const c = chunks[i] as (typeof chunks)[number];
-        await blobs.put(who.tenant, c.bytes, c.digest).catch((error: unknown) => {
-          failed = true;
-          throw error;
-        });
-      }
+    // 1. The record, `writing`, its declared size (if any) held against the quota before a byte is stored.
+    await ctx.write(async (tx, now) => {
+      await lockTenant(tx, who.tenant);
+      await tx.run(
+        `INSERT INTO artifacts (tenant, ${COLUMNS}) VALUES (?, ?, 'writing', ?, ?, ?, ?, '', ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          who.tenant,
+          id,
+          input.name,
+          input.mediaType,
+          input.description,
+          declared ?? 0,
+          input.session,
+          input.branch,
+          input.checkpoint ?? '',
+          lineage.snapshot,
+          input.path ?? '',
+          input.step ?? null,
+          lineage.stepEvent,
+          input.event ?? '',
+          who.principal,
+          now,
+          null,
+        ],
+      );
+      await checkQuota(tx, who.tenant, declared ?? 0, declared !== undefined);
+    });
+    // 2. The content as it arrives: each batch's rows (and the size so far) first, then its chunks.
+    const whole = createHash('sha256');
+    const digests: string[] = [];
+    let size = 0;
+    let batch: (StreamChunk & { idx: number })[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const rows = batch;
+      batch = [];
+      batchBytes = 0;
+      const held = Math.max(size, declared ?? 0);
+      await ctx.write(async (tx, now) => {
+        await lockTenant(tx, who.tenant);
+        // Progress keeps a sweep off a slow publication: its grace counts from the last batch.
+        const moved = await tx.run(
+          "UPDATE artifacts SET size = ?, created_at = ? WHERE tenant = ? AND id = ? AND state = 'writing'",
+          [held, now, who.tenant, id],
+        );
+        if (moved !== 1) throw swept(id);
+        await checkQuota(tx, who.tenant, held, declared !== undefined);
+        await tx.run(
+          `INSERT INTO artifact_chunks (tenant, artifact, idx, digest, off, len) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          rows.flatMap((c) => [who.tenant, id, c.idx, c.digest, c.offset, c.bytes.length]),
+        );
+      });
+      for (const c of rows) await putter.put(c);
     };
-    const puts = await Promise.allSettled(Array.from({ length: PUTS_AT_ONCE }, putter));
-    const refused = puts.find((p): p is PromiseRejectedResult => p.status === 'rejected');
-    if (refused) throw refused.reason;
+    for await (const chunk of chunksOf(source)) {
+      whole.update(chunk.bytes);
+      size += chunk.bytes.length;
+      if (declared !== undefined && size > declared) throw sizeMismatch(declared, size);
+      batch.push(Object.assign(chunk, { idx: digests.length }));
+      digests.push(chunk.digest);
+      batchBytes += chunk.bytes.length;
+      if (batch.length >= ROWS_AT_ONCE || batchBytes >= BATCH_BYTES) await flush();
+    }
+    await flush();
+    await putter.done();
+    if (declared !== undefined && size !== declared) throw sizeMismatch(declared, size);
+    checkBytes(input, lineage, digests, size);
+    const digest = whole.digest('hex');
+    // 3. Live, with its inputs, its event on the branch and its audit entry, in one transaction.
     return await ctx.write(async (tx, now) => {
       await lockTenant(tx, who.tenant);
       for (const input_ of input.inputs) await liveRow(tx, who.tenant, input_);
@@ -155,15 +264,11 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
         now,
       );
       const made = await tx.run(
-        "UPDATE artifacts SET state = 'live', event = ?, created_at = ?, expires_at = ? WHERE tenant = ? AND id = ? AND state = 'writing'",
-        [event.id, now, input.ttlMs === undefined ? null : now + input.ttlMs, who.tenant, id],
+        "UPDATE artifacts SET state = 'live', size = ?, digest = ?, event = ?, created_at = ?, expires_at = ? WHERE tenant = ? AND id = ? AND state = 'writing'",
+        [size, digest, event.id, now, input.ttlMs === undefined ? null : now + input.ttlMs, who.tenant, id],
       );
-      // A sweep took it for a killed writer's (a publication slower than the sweep's grace): nothing of it is left.
-      if (made !== 1)
-        throw unavailable(
-          `publication ${id} was swept before it finished (slower than the sweep's grace): publish again`,
-          { artifact: id },
-        );
+      if (made !== 1) throw swept(id);
+      await checkQuota(tx, who.tenant, size, true);
       await appendAudit(tx, {
         tenant: who.tenant,
         actor: who.principal,
@@ -177,10 +282,21 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
       return artifact as Artifact;
     });
   } catch (error) {
-    // Nothing of a failed publication stays: its record, its rows, and the chunks only it held.
+    // Nothing of a failed publication stays: its record, its rows, and the chunks only it held — once
+    // every put started has stopped, and the content's source is let go.
+    await putter.settled();
+    if (!(source instanceof Uint8Array)) await source.return?.().catch(() => undefined);
     await discard(ctx.engine, blobs, who.tenant, [id], () => Promise.resolve()).catch(() => undefined);
     throw error;
   }
+}
+
+/** A sweep took a publication for a killed writer's (no progress for longer than its grace): nothing of it is left. */
+function swept(id: string) {
+  return unavailable(
+    `publication ${id} was swept before it finished (no progress for longer than the sweep's grace): publish again`,
+    { artifact: id },
+  );
 }
 
 /**

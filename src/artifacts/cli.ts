@@ -5,7 +5,7 @@
  * (its content a file) and `get` (bytes to a file or stdout) are written
  * here, their flags held to the operations' fields by test/cli-parity.test.ts.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { defined, listFlag, stringFlag, wholeNumberFlag } from '../cli/args.js';
@@ -43,8 +43,12 @@ function inputFile(text: string): { snapshot: string; path: string } {
   return { snapshot: text.slice(0, colon), path: text.slice(colon + 1) };
 }
 
-/** `artifact publish`'s input: its flags, FILE's base name as the default name, and the file's bytes. */
-function publishInput({ values, positionals, cwd }: Invocation, bytes: Uint8Array): Record<string, unknown> {
+/** `artifact publish`'s input: its flags, FILE's base name as the default name, and the file's bytes (a stream) and size. */
+function publishInput(
+  { values, positionals, cwd }: Invocation,
+  bytes: Uint8Array | AsyncIterable<Uint8Array>,
+  size?: number,
+): Record<string, unknown> {
   return defined({
     session: stringFlag(values, 'session'),
     branch: stringFlag(values, 'branch'),
@@ -56,6 +60,7 @@ function publishInput({ values, positionals, cwd }: Invocation, bytes: Uint8Arra
     mediaType: stringFlag(values, 'type'),
     description: stringFlag(values, 'description'),
     bytes,
+    size,
     checkpoint: stringFlag(values, 'checkpoint'),
     snapshot: stringFlag(values, 'snapshot'),
     path: stringFlag(values, 'path'),
@@ -137,10 +142,15 @@ const publish: FabricCommand = {
   },
   async run(fabric, call) {
     const { out } = call;
-    const bytes = await readFile(resolve(call.cwd, call.positionals[0] as string));
-    const artifact = await fabric.publishArtifact(
-      publishInput(call, bytes) as Parameters<typeof fabric.publishArtifact>[0],
-    );
+    // Streamed from the file, never read whole: a publication of any size holds a few chunks at a time.
+    const file = await open(resolve(call.cwd, call.positionals[0] as string), 'r');
+    const artifact = await (async () => {
+      const { size } = await file.stat();
+      const bytes = file.createReadStream({ highWaterMark: 1024 * 1024 });
+      return fabric.publishArtifact(
+        publishInput(call, bytes, size) as Parameters<typeof fabric.publishArtifact>[0],
+      );
+    })().finally(() => file.close().catch(() => undefined));
     out.result(artifact, artifactLines(artifact));
     return EXIT.ok;
   },

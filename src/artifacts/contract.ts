@@ -27,8 +27,21 @@ const SnapshotPath = schema
     'a path relative to the workspace root, without ..',
   );
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The largest publication over HTTP (its body is held whole until uploads stream), and of a workspace file. */
-export const MAX_PUBLISH_BYTES = 256 * 1024 * 1024;
+/** The largest publication over HTTP (streamed, never held whole); a tenant's quota is the bound that matters. */
+export const MAX_PUBLISH_BYTES = 1024 * 1024 * 1024 * 1024;
+
+/**
+ * Content: bytes, or a stream of them (a Node Readable without an encoding,
+ * a web ReadableStream, any async iterable of Uint8Array), read as it comes.
+ */
+const Content = z.custom<Uint8Array | AsyncIterable<Uint8Array>>(
+  (value) =>
+    value instanceof Uint8Array ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'),
+  'expected bytes (a Uint8Array) or a stream of them (an async iterable of Uint8Array)',
+);
 
 /** An artifact's own retention: at least a second, at most a century; left out, kept until removed. */
 const TtlMs = z
@@ -49,7 +62,16 @@ export const PublishArtifactInput = z
     name: schema.text(1, 255).describe('its file name, as a person will see it (report.pdf)'),
     mediaType: MediaType.default('application/octet-stream').describe('its media type (application/pdf)'),
     description: schema.text(0, 2000).default('').describe('what it is, in a sentence'),
-    bytes: schema.Bytes.describe('its content'),
+    bytes: Content.describe('its content: bytes, or a stream of them'),
+    size: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe(
+        'its size in bytes, when known before the content arrives: past the quota it is refused before anything is stored, and content of another size is refused',
+      ),
     checkpoint: schema.EventId.optional().describe(
       'the unit checkpoint (its event, ev_…) it came from; its snapshot is taken as `snapshot` when that is left out',
     ),
@@ -135,7 +157,7 @@ export const ARTIFACT_CONTRACT = {
       method: 'POST',
       path: '/v1/artifacts',
       status: 201,
-      body: 'bytes',
+      body: 'stream',
       maxBodyBytes: MAX_PUBLISH_BYTES,
     },
   }),

@@ -6,7 +6,7 @@ import type { Handlers, OpContext } from '../ops/op.js';
 import * as artifacts from './artifacts.js';
 import type { ARTIFACT_CONTRACT, PublishWorkspaceFileInput } from './contract.js';
 import { lineageOf } from './lineage.js';
-import { readWorkspaceFile } from './workspace-file.js';
+import { openWorkspaceFile } from './workspace-file.js';
 
 /**
  * A file of the caller's workspace: a checkpoint of the workspace first (the
@@ -27,7 +27,7 @@ async function publishWorkspaceFile(ctx: OpContext, input: z.output<typeof Publi
     name: input.name ?? basename(input.path),
     mediaType: input.mediaType,
     description: input.description,
-    bytes: await readWorkspaceFile(ws.dir, input.path, ws.id),
+    ...(await openWorkspaceFile(ws.dir, input.path, ws.id)),
     checkpoint: checkpoint.id,
     path: input.path,
     inputs: input.inputs,

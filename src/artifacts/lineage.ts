@@ -19,12 +19,26 @@ const CHECKPOINT_EVENT = 'cairn.unit.checkpoint';
 export interface CheckedLineage {
   snapshot: string;
   stepEvent: string;
+  /** The snapshot file the bytes must be, when the lineage names one: its chunks and size. */
+  file?: { chunks: string[]; size: number };
 }
 
+function notTheFile(input: Publish, snapshot: string, there: number, here: number) {
+  return invalidArgument(
+    `these bytes are not those of ${input.path} in snapshot ${snapshot} (${there} bytes there, ${here} here): publish the file as the snapshot holds it, or leave the snapshot out of the lineage`,
+    { field: 'bytes' },
+  );
+}
+
+/**
+ * Checks every part of a lineage against the store, before any byte is
+ * stored; `size`, when known, against the snapshot file's. The bytes
+ * themselves are checked by {@link checkBytes} once they have arrived.
+ */
 export async function checkLineage(
   ctx: OpContext,
   input: Publish,
-  chunks: string[],
+  size: number | undefined,
 ): Promise<CheckedLineage> {
   const who = ctx.who;
   let snapshot = input.snapshot ?? '';
@@ -61,14 +75,11 @@ export async function checkLineage(
     if (input.event !== undefined) await log.getEvent(tx, who, input.event);
     for (const id of input.inputs) await liveRow(tx, who.tenant, id);
   });
+  let file: CheckedLineage['file'];
   if (input.path !== undefined) {
-    const file = await fileAt(ctx, snapshot, input.path);
-    const same = file.chunks.length === chunks.length && file.chunks.every((c, i) => c === chunks[i]);
-    if (!same)
-      throw invalidArgument(
-        `these bytes are not those of ${input.path} in snapshot ${snapshot} (${file.size} bytes there, ${input.bytes.length} here): publish the file as the snapshot holds it, or leave the snapshot out of the lineage`,
-        { field: 'bytes' },
-      );
+    const found = await fileAt(ctx, snapshot, input.path);
+    if (size !== undefined && size !== found.size) throw notTheFile(input, snapshot, found.size, size);
+    file = { chunks: found.chunks, size: found.size };
   }
   for (const f of input.inputFiles) await fileAt(ctx, f.snapshot, f.path);
   let stepEvent = '';
@@ -83,7 +94,15 @@ export async function checkLineage(
       );
     stepEvent = step.event;
   }
-  return { snapshot, stepEvent };
+  return { snapshot, stepEvent, ...(file ? { file } : {}) };
+}
+
+/** The bytes, once arrived, are the snapshot file's the lineage names: chunk lists compared, nothing read back. */
+export function checkBytes(input: Publish, lineage: CheckedLineage, chunks: string[], size: number): void {
+  const file = lineage.file;
+  if (!file) return;
+  if (file.chunks.length !== chunks.length || file.chunks.some((c, i) => c !== chunks[i]))
+    throw notTheFile(input, lineage.snapshot, file.size, size);
 }
 
 /** Walks the lineage both ways, `depth` generations each, breadth first (nearest first). */

@@ -2,16 +2,22 @@
  * A file of a workspace, read where the workspace is, for a publication
  * (the MCP tool `artifact_publish`, `cairn exec --publish`): only a regular
  * file inside the workspace — a path through a link out of it, a FIFO or a
- * device is refused before anything is read, and so is a file larger than
- * one publication takes.
+ * device is refused before anything is read. The file is opened once, and
+ * its bytes stream from that open file: a link swapped in afterwards is not
+ * followed.
  */
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { invalidArgument, payloadTooLarge } from '../errors.js';
-import { MAX_PUBLISH_BYTES } from './contract.js';
+import { invalidArgument } from '../errors.js';
 
-export async function readWorkspaceFile(dir: string, path: string, workspace: string): Promise<Buffer> {
+/** A workspace file, opened: its bytes as a stream (which closes the file when it ends or is left) and its size. */
+export interface OpenedFile {
+  bytes: AsyncIterable<Uint8Array>;
+  size: number;
+}
+
+export async function openWorkspaceFile(dir: string, path: string, workspace: string): Promise<OpenedFile> {
   const root = await realpath(dir);
   const file = await realpath(join(dir, path)).catch(() => {
     throw invalidArgument(`${path} is not a file of workspace ${workspace}: pass a path relative to ${dir}`, {
@@ -30,13 +36,9 @@ export async function readWorkspaceFile(dir: string, path: string, workspace: st
       throw invalidArgument(`${path} in workspace ${workspace} is not a regular file: publish a file`, {
         field: 'path',
       });
-    if (stat.size > MAX_PUBLISH_BYTES)
-      throw payloadTooLarge(
-        `${path} is ${stat.size} bytes, more than one publication takes (${MAX_PUBLISH_BYTES}): publish a smaller file`,
-        { limit: MAX_PUBLISH_BYTES },
-      );
-    return await handle.readFile();
-  } finally {
+    return { bytes: handle.createReadStream({ highWaterMark: 1024 * 1024 }), size: stat.size };
+  } catch (error) {
     await handle.close();
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { readWorkspaceFile } from '../artifacts/workspace-file.js';
+import { openWorkspaceFile } from '../artifacts/workspace-file.js';
 import type { Desk } from '../desk/desk.js';
 import type { Workspace } from '../desk/rows.js';
 import { invalidArgument, isCairnError, notFound } from '../errors.js';
@@ -403,7 +403,7 @@ const exec: DeskCommand = {
             session: ws.session,
             branch: ws.branch,
             name: basename(path),
-            bytes: await readWorkspaceFile(ws.dir, path, ws.id),
+            ...(await openWorkspaceFile(ws.dir, path, ws.id)),
             snapshot: result.checkpoint.snapshot.id,
             path,
             step: result.position,

@@ -27,7 +27,7 @@ export class FetchTransport implements Transport {
       const response = await this.fetchFunction(request.url, {
         method: request.method,
         headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body as BodyInit }),
+        ...(request.body === undefined ? {} : { body: (await wholeBody(request.body)) as BodyInit }),
         signal: AbortSignal.timeout(this.timeoutMs),
         // A bearer token, never cookies: nothing ambient rides along to another origin.
         credentials: 'omit',
@@ -58,4 +58,27 @@ export class FetchTransport implements Transport {
 
   /** The runtime owns fetch's connections: nothing to let go of. */
   async close(): Promise<void> {}
+}
+
+/**
+ * A stream, gathered: a browser streams a request body only over HTTP/2 (and
+ * with `duplex: 'half'`), so over fetch a streamed upload is sent whole.
+ */
+async function wholeBody(
+  body: string | Uint8Array | AsyncIterable<Uint8Array>,
+): Promise<string | Uint8Array> {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  const pieces: Uint8Array[] = [];
+  let length = 0;
+  for await (const piece of body) {
+    pieces.push(piece);
+    length += piece.length;
+  }
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    whole.set(piece, at);
+    at += piece.length;
+  }
+  return whole;
 }

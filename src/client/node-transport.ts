@@ -3,7 +3,7 @@
  * sending a safe request once more on a fresh connection when the server had
  * closed the pooled one it went out on (test/remote-retry.test.ts).
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, type ClientRequest, request as httpRequest } from 'node:http';
 import {
   neverConnected,
   type Transport,
@@ -55,8 +55,10 @@ export class NodeTransport implements Transport {
   /** One HTTP exchange; `fresh`: on a connection of its own (agent false), never one from the pool. */
   private exchange(request: WireRequest, fresh = false): Promise<WireAnswer> {
     const { body } = request;
+    const streamed = body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array);
+    // A stream goes chunked, as it is read.
     const headers =
-      body === undefined
+      body === undefined || streamed
         ? request.headers
         : {
             ...request.headers,
@@ -69,7 +71,9 @@ export class NodeTransport implements Transport {
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
+          response.on('end', () => {
+            // Answered before the whole stream was sent (a refusal): the connection is not reused.
+            if (streamed && !outgoing.writableEnded) outgoing.destroy();
             resolve({
               status: response.statusCode ?? 0,
               type: String(response.headers['content-type'] ?? ''),
@@ -77,8 +81,8 @@ export class NodeTransport implements Transport {
                 Object.entries(response.headers).map(([name, value]) => [name, String(value)]),
               ),
               body: Buffer.concat(chunks),
-            }),
-          );
+            });
+          });
           response.on('error', reject);
           response.on('aborted', () => reject(new Error('the response was cut off')));
         },
@@ -92,11 +96,46 @@ export class NodeTransport implements Transport {
         const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE';
         reject(reset && outgoing.reusedSocket && !answered ? new StaleSocket(error) : error);
       });
-      outgoing.end(body);
+      if (streamed) void sendStream(outgoing, body, () => answered);
+      else outgoing.end(body);
     });
   }
 
   async close(): Promise<void> {
     this.agent.destroy();
   }
+}
+
+/** Writes a stream as a request's body, waiting on the socket; stops early once the server has answered. */
+async function sendStream(
+  outgoing: ClientRequest,
+  body: AsyncIterable<Uint8Array>,
+  answered: () => boolean,
+): Promise<void> {
+  try {
+    for await (const piece of body) {
+      if (answered() || outgoing.destroyed) return;
+      if (!outgoing.write(piece)) await drained(outgoing);
+    }
+    outgoing.end();
+  } catch (error) {
+    outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/** Resolves when the request can take more, rejects if it fails first. */
+function drained(outgoing: ClientRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      outgoing.off('drain', done);
+      outgoing.off('error', done);
+      outgoing.off('close', closed);
+      if (error) reject(error);
+      else resolve();
+    };
+    const closed = () => done(new Error('the connection closed while the body was being sent'));
+    outgoing.once('drain', done);
+    outgoing.once('error', done);
+    outgoing.once('close', closed);
+  });
 }

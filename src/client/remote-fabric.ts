@@ -100,12 +100,11 @@ export class RemoteFabric {
     answer?: 'bytes' | 'content',
   ): Promise<T> {
     // Serialised before anything is sent, so a value JSON cannot hold is INVALID_ARGUMENT, not IN_DOUBT.
-    const payload =
-      body === undefined ? undefined : body instanceof Uint8Array ? body : toJsonText(body, 'request');
-    const headers =
-      payload instanceof Uint8Array
-        ? { ...this.headers, ...extraHeaders, 'content-type': 'application/octet-stream' }
-        : this.headers;
+    const raw = body instanceof Uint8Array || isStream(body);
+    const payload = body === undefined || raw ? body : toJsonText(body, 'request');
+    const headers = raw
+      ? { ...this.headers, ...extraHeaders, 'content-type': 'application/octet-stream' }
+      : this.headers;
     let response: WireAnswer;
     try {
       response = await this.transport.send({
@@ -210,15 +209,26 @@ export class RemoteFabric {
         operation.http.answer,
       );
     const safe = operation.effect === 'read' || method === 'PUT' || typeof rest.idempotencyKey === 'string';
-    if (operation.http.body !== 'bytes') return this.call(method, url, rest, safe);
+    if (operation.http.body === undefined) return this.call(method, url, rest, safe);
+    // The bytes are the body; a stream of them goes as it is read (its size, if given, travels with the fields).
     const { bytes, ...fields } = rest;
     const extra: Record<string, string> =
       Object.keys(fields).length > 0 ? { [INPUT_HEADER]: inputHeaderValue(fields) } : {};
-    return this.call(method, url, bytes, safe, extra);
+    return this.call(method, url, bytes, safe && !isStream(bytes), extra);
   }
 
   /** Lets go of the transport's connections; a call after it may open new ones. */
   close(): Promise<void> {
     return this.transport.close();
   }
+}
+
+/** A stream of bytes to send as a body (an async iterable that is not bytes itself). */
+function isStream(body: unknown): body is AsyncIterable<Uint8Array> {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !(body instanceof Uint8Array) &&
+    typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -11,8 +11,11 @@ export interface WireRequest {
   /** The whole URL: the server's base, the operation's path and its query. */
   url: string;
   headers: Record<string, string>;
-  /** JSON text, or raw bytes (sent as application/octet-stream). */
-  body?: string | Uint8Array;
+  /**
+   * JSON text, or raw bytes (sent as application/octet-stream), or a stream
+   * of bytes (sent as it is read, chunked; never `safe`: it cannot be sent twice).
+   */
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
   /**
    * Sending it twice does what sending it once does (a read, a PUT of content
    * named by its digest, a write carrying an idempotency key): a transport may

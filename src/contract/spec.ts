@@ -54,14 +54,22 @@ export const MAX_INPUT_HEADER_BYTES = 12 * 1024;
 export const CONTENT_OFFSET_HEADER = 'cairn-offset';
 export const CONTENT_SIZE_HEADER = 'cairn-size';
 
+/** The most of a streamed body (a `stream` route's) its handler holds at once: what the server budgets for it. */
+export const STREAM_HOLD_BYTES = 48 * 1024 * 1024;
+
 export interface HttpBinding {
   method: 'GET' | 'POST' | 'PUT';
   /** Path with `{field}` for input fields that travel in the path, e.g. `/v1/sessions/{session}`. */
   path: string;
   /** Success status; default 200. */
   status?: number;
-  /** `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`, the other fields in the `cairn-input` header; default JSON. */
-  body?: 'bytes';
+  /**
+   * `bytes`: the body is raw bytes (application/octet-stream), the input field `bytes`, the other fields in the
+   * `cairn-input` header; default JSON. `stream`: the same on the wire, but never held whole: the input field
+   * `bytes` is the body as it arrives (an async iterable of its pieces, cut off past `maxBodyBytes`), `size`
+   * its Content-Length when it declares one, and its handler holds at most STREAM_HOLD_BYTES of it at once.
+   */
+  body?: 'bytes' | 'stream';
   /**
    * `bytes`: the answer is a list of byte strings, each a u32 BE length and its bytes (application/octet-stream).
    * `content`: the answer is one stored object's bytes, raw, with its headers — the output's `mediaType` as

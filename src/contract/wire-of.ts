@@ -17,7 +17,12 @@ export interface WireOp {
   runs: 'anywhere' | 'caller';
   /** The MCP tool name, where there is one (messages name it). */
   mcp?: string;
-  http?: { method: 'GET' | 'POST' | 'PUT'; path: string; body?: 'bytes'; answer?: 'bytes' | 'content' };
+  http?: {
+    method: 'GET' | 'POST' | 'PUT';
+    path: string;
+    body?: 'bytes' | 'stream';
+    answer?: 'bytes' | 'content';
+  };
   /** Defaults of the path's fields, for a caller that leaves one out (a branch: `main`). */
   pathDefaults?: Record<string, string>;
 }

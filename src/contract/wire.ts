@@ -695,7 +695,7 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
     http: {
       method: 'POST',
       path: '/v1/artifacts',
-      body: 'bytes',
+      body: 'stream',
     },
   },
   publishWorkspaceFile: {

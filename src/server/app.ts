@@ -8,6 +8,7 @@ import {
   INPUT_HEADER,
   MAX_CONTENT_BYTES,
   MAX_INPUT_HEADER_BYTES,
+  STREAM_HOLD_BYTES,
 } from '../contract/spec.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
@@ -21,6 +22,7 @@ import { runOp } from '../ops/op.js';
 import { servedOps } from '../ops/table.js';
 import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
+import { type Env, type Lease, readBody, streamBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
 import { corsAllowList } from './cors.js';
 import { openApiDocument } from './openapi.js';
@@ -47,7 +49,8 @@ export interface AppOptions {
   mcp?: McpHttp;
   /**
    * The bytes of request bodies held at once, all requests together (see
-   * BodyBudget); default 96 MiB, half of it per tenant, and never less than twice the largest body a route takes.
+   * BodyBudget); default 192 MiB (four streamed publications' holds), half of it per tenant, and never less
+   * than twice the largest body a route holds whole.
    */
   bodyBudget?: BodyBudget;
   /**
@@ -59,115 +62,12 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
 }
 
-/** Bytes a request's body took from the budget for its owner (the tenant), given back when the request ends. */
-interface Lease {
-  bytes: number;
-  owner: string;
-}
-
-type Env = { Bindings: Partial<HttpBindings>; Variables: { who: Identity; lease: Lease } };
-
 function errorResponse(c: Context<Env>, error: CairnError) {
   const retryAfter = error.data.retryAfterSeconds;
   if (typeof retryAfter === 'number') c.header('retry-after', String(retryAfter));
   // The rest of a refused body is discarded unread; do not reuse the connection.
   if (error.code === 'PAYLOAD_TOO_LARGE' || error.data.reason === 'busy') c.header('connection', 'close');
   return c.json(error.toJSON(), HTTP_STATUS[error.code] as 400);
-}
-
-function tooLarge(limit: number): CairnError {
-  return payloadTooLarge(
-    `the request body is over ${limit} bytes: send less, or store large content as a blob`,
-    {
-      limit,
-    },
-  );
-}
-
-/**
- * The body, at most `limit` bytes, its bytes taken from `budget` before they
- * are held (the declared length up front, else chunk by chunk) and recorded in
- * `lease`. Read straight from Node's request stream into one buffer of the
- * declared length: building a web Request for it costs more than the append itself.
- */
-async function readBody(c: Context<Env>, limit: number, budget: BodyBudget): Promise<Buffer> {
-  const incoming = c.env?.incoming;
-  const lease = c.var.lease;
-  const declared = c.req.header('content-length');
-  const length = declared === undefined ? undefined : Number(declared);
-  if (length !== undefined && length > limit) {
-    incoming?.resume();
-    throw tooLarge(limit);
-  }
-  // The tenant, from the token (every route that reads a body authenticates first).
-  lease.owner = c.var.who?.tenant ?? '';
-  const take = (bytes: number) => {
-    budget.take(bytes, lease.owner);
-    lease.bytes += bytes;
-  };
-  if (length !== undefined) {
-    try {
-      take(length);
-    } catch (error) {
-      incoming?.resume();
-      throw error;
-    }
-  }
-  if (!incoming) {
-    const bytes = Buffer.from(await c.req.arrayBuffer());
-    if (bytes.length > limit) throw tooLarge(limit);
-    if (length === undefined) take(bytes.length);
-    return bytes;
-  }
-  return new Promise((resolve, reject) => {
-    // With a declared length, one buffer of that size; without, chunks taken from the budget as they come.
-    const whole = length !== undefined ? Buffer.allocUnsafe(length) : undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (error: CairnError) => {
-      incoming.off('data', onData);
-      incoming.resume();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      if (size + chunk.length > (length ?? limit)) {
-        stop(
-          length === undefined
-            ? tooLarge(limit)
-            : invalidArgument('the request body is longer than its Content-Length'),
-        );
-        return;
-      }
-      if (whole) chunk.copy(whole, size);
-      else {
-        try {
-          take(chunk.length);
-        } catch (error) {
-          stop(error as CairnError);
-          return;
-        }
-        chunks.push(chunk);
-      }
-      size += chunk.length;
-    };
-    incoming.on('data', onData);
-    incoming.on('end', () => resolve(whole ? whole.subarray(0, size) : Buffer.concat(chunks)));
-    // A client that hangs up mid-body is the client's doing, not a server fault: a typed error, never logged as internal.
-    const hungUp = () =>
-      reject(
-        invalidArgument(
-          'the client closed the connection before its request body arrived: send the whole body',
-          {
-            received: size,
-          },
-        ),
-      );
-    incoming.on('aborted', hungUp);
-    incoming.on('error', hungUp);
-    incoming.on('close', () => {
-      if (!incoming.complete) hungUp();
-    });
-  });
 }
 
 function parseJsonObject(text: string, what = 'the request body'): Record<string, unknown> {
@@ -306,8 +206,14 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
   const app = new Hono<Env>();
   const maxBody = options.maxBodyBytes ?? 2 * 1024 * 1024;
   const ops = servedOps();
-  const largestBody = Math.max(maxBody, ...ops.map((o) => o.http.maxBodyBytes ?? maxBody));
-  const budget = options.bodyBudget ?? new BodyBudget(Math.max(96 * 1024 * 1024, 2 * largestBody));
+  // A streamed body holds STREAM_HOLD_BYTES of the budget, whatever its length.
+  const largestBody = Math.max(
+    maxBody,
+    ...ops.filter((o) => o.http.body !== 'stream').map((o) => o.http.maxBodyBytes ?? maxBody),
+  );
+  // Room for four streamed publications at once (two per tenant), or two of the largest held bodies.
+  const budget =
+    options.bodyBudget ?? new BodyBudget(Math.max(96 * 1024 * 1024, 2 * largestBody, 4 * STREAM_HOLD_BYTES));
   const jsonBody = async (c: Context<Env>, limit = maxBody) =>
     parseJsonObject((await readBody(c, limit, budget)).toString('utf8'));
   const authenticate = authCache(store, options.authCacheMs ?? 2000);
@@ -395,7 +301,9 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
           ? { ...(answer === 'content' ? rangeFields(c) : {}), ...queryArgs(c, numeric) }
           : body === 'bytes'
             ? { ...bytesRouteFields(c), bytes: await readBody(c, limit, budget) }
-            : await jsonBody(c, limit);
+            : body === 'stream'
+              ? { ...bytesRouteFields(c), ...streamBody(c, limit, budget) }
+              : await jsonBody(c, limit);
       const input = { ...fields, ...c.req.param() };
       const context = opContext(store.engine, c.var.who, {
         masterKey,
@@ -403,7 +311,12 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         memoryPolicy: store.memoryPolicy,
         memoryEmbedding,
       });
-      const output = await runOp(operation, context, input);
+      // A handler that fails before reading all of a streamed body: the rest is read and dropped, so the
+      // client gets the answer instead of a broken pipe.
+      const output = await runOp(operation, context, input).catch((error: unknown) => {
+        if (body === 'stream') c.env?.incoming?.resume();
+        throw error;
+      });
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
       if (answer === 'content') return contentResponse(c, output as ContentAnswer);

@@ -51,8 +51,8 @@ function operationObject(operation: Op & { http: HttpBinding }): Record<string, 
     for (const name of Object.keys(properties).filter((n) => !inPath.includes(n))) {
       parameters.push({ name, in: 'query', required: required.has(name), schema: properties[name] });
     }
-  } else if (operation.http.body === 'bytes') {
-    // The field `bytes` is the body itself, raw (a desk pack, an artifact); the rest travel in the path,
+  } else if (operation.http.body !== undefined) {
+    // The field `bytes` is the body itself, raw (a desk pack, an artifact: streamed); the rest travel in the path,
     // and any other field as JSON in the `cairn-input` header.
     const others = without(without(json, inPath), ['bytes']);
     if (Object.keys(others.properties ?? {}).length > 0)
