@@ -94,7 +94,10 @@ describe('a publication streamed over HTTP', () => {
     const data = randomBytes(30 * MiB);
     await remote.setArtifactQuota({ bytes: 12 * MiB });
     try {
-      await expectCode(remote.publishArtifact({ session, name: 'over.bin', bytes: pieces(data) }), 'QUOTA_EXCEEDED');
+      await expectCode(
+        remote.publishArtifact({ session, name: 'over.bin', bytes: pieces(data) }),
+        'QUOTA_EXCEEDED',
+      );
       await nothingStored(data);
       // Declared up front: refused before a byte is stored.
       await expectCode(
@@ -122,7 +125,9 @@ describe('a publication streamed over HTTP', () => {
         await new Promise((r) => setTimeout(r, 50));
       throw new Error('the disk went away');
     }
-    const failed = await remote.publishArtifact({ session, name: 'cut.bin', bytes: failing() }).catch((e) => e);
+    const failed = await remote
+      .publishArtifact({ session, name: 'cut.bin', bytes: failing() })
+      .catch((e) => e);
     expect(failed).toMatchObject({ code: expect.stringMatching(/^(IN_DOUBT|UNAVAILABLE)$/) });
     // The server sees the body end early and discards what it had stored; poll until it has.
     let quota = await remote.artifactQuota({});

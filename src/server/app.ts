@@ -11,7 +11,7 @@ import {
   STREAM_HOLD_BYTES,
 } from '../contract/spec.js';
 import { sha256Hex } from '../digest.js';
-import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
+import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { McpHttp } from '../mcp/http.js';
