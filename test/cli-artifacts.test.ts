@@ -119,6 +119,37 @@ describe('cairn artifact', () => {
     expect((await ok(['artifact', 'quota'])).used).toBe(report.length + 5);
   });
 
+  it('publish FILE inside an attached workspace, without --session: the workspace gives the session, and a checkpoint of it the lineage', async () => {
+    const here = join(work, 'inside-store');
+    await ok(['init'], { store: here });
+    const dir = join(work, 'inside');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'out'), { recursive: true });
+    writeFileSync(join(dir, 'out', 'table.csv'), 'a,b\n1,2\n');
+    const attached = await ok(['ws', 'attach', dir], { store: here });
+    const published = await ok(['artifact', 'publish', 'out/table.csv', '--type', 'text/csv'], {
+      store: here,
+      cwd: dir,
+    });
+    expect(published).toMatchObject({
+      name: 'table.csv',
+      mediaType: 'text/csv',
+      size: 8,
+      lineage: { session: attached.workspace.session, branch: 'main', path: 'out/table.csv' },
+    });
+    // The lineage is a checkpoint taken for it (the store checked these bytes are its snapshot's file).
+    expect(published.lineage.checkpoint).toMatch(/^ev_/);
+    expect(published.lineage.snapshot).toMatch(/^sn_/);
+    // A file outside the workspace: its session, no lineage to check.
+    const outside = join(work, 'notes-outside.txt');
+    writeFileSync(outside, 'notes\n');
+    const loose = await ok(['artifact', 'publish', outside], { store: here, cwd: dir });
+    expect(loose.lineage).toMatchObject({ session: attached.workspace.session, checkpoint: '', path: '' });
+    // Neither --session nor a workspace: refused, saying what to pass.
+    const none = await fails(['artifact', 'publish', outside, '--store', here], 3, { cwd: work });
+    expect(none.message).toMatch(/--session|attach/);
+  });
+
   it('over a server: publish and get through --url, the fields in the cairn-input header (a non-ASCII name included)', async () => {
     const served = join(work, 'served');
     await ok(['init'], { store: served });

@@ -171,6 +171,7 @@ const HANDWRITTEN: Record<
       inputFiles: '--input-file',
       ttlMs: '--ttl-ms',
     },
+    extra: { ws: 'the workspace that gives the session (and a checkpoint the lineage) when --session is left out' },
   },
   readArtifact: {
     command: 'artifact get',

@@ -5,15 +5,21 @@
  * (its content a file) and `get` (bytes to a file or stdout) are written
  * here, their flags held to the operations' fields by test/cli-parity.test.ts.
  */
-import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { open, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { defined, listFlag, stringFlag, wholeNumberFlag } from '../cli/args.js';
-import type { FabricCommand, Invocation } from '../cli/command.js';
+import type { DeskCommand, FabricCommand, Invocation } from '../cli/command.js';
 import { operationCommand, tableInput } from '../cli/derived.js';
+import { type DeskContext, withDesk, workspaceOf } from '../cli/desk-commands.js';
 import { EXIT, InputRefused, isoTime, table } from '../cli/output.js';
+import { unitsOf } from '../cli/unit-commands.js';
+import { isCairnError, notFound } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import { newId } from '../ids.js';
 import { ARTIFACT_CONTRACT } from './contract.js';
 import type * as shape from './shapes.js';
+import { publishFromWorkspace, type WorkspaceFilePublication } from './workspace-file.js';
 
 type Artifact = z.output<typeof shape.Artifact>;
 
@@ -72,14 +78,25 @@ function publishInput(
   });
 }
 
-const publish: FabricCommand = {
-  target: 'fabric',
+const publish: DeskCommand = {
+  target: 'desk',
+  createsStore: false,
   names: ['artifact', 'publish'],
-  example:
-    'cairn artifact publish out/report.pdf --session ss_… --type application/pdf --checkpoint ev_… --path out/report.pdf',
+  example: 'cairn artifact publish out/report.pdf --type application/pdf   (inside an attached workspace)',
   args: ['FILE'],
   flags: [
-    { name: 'session', type: 'string', value: 'SS', help: 'the session it belongs to', required: true },
+    {
+      name: 'session',
+      type: 'string',
+      value: 'SS',
+      help: "the session it belongs to (default: the workspace's, with a checkpoint of it as lineage)",
+    },
+    {
+      name: 'ws',
+      type: 'string',
+      value: 'WS',
+      help: 'the workspace FILE is in: its id or directory (default: the current directory)',
+    },
     {
       name: 'branch',
       type: 'string',
@@ -137,24 +154,77 @@ const publish: FabricCommand = {
   ],
   summary: 'publish a file as an artifact, with its lineage (checked) and its own retention',
   check(call) {
-    // The flags as the table takes them, checked before the file is read or the store opened (exit 2).
-    tableInput(ARTIFACT_CONTRACT.publishArtifact, () => publishInput(call, new Uint8Array()));
+    // The flags as the table takes them, checked before the file is read or the store opened (exit 2);
+    // a session the workspace will give is stood in for.
+    tableInput(ARTIFACT_CONTRACT.publishArtifact, () => ({
+      session: newId('session'),
+      ...publishInput(call, new Uint8Array()),
+    }));
   },
-  async run(fabric, call) {
-    const { out } = call;
-    // Streamed from the file, never read whole: a publication of any size holds a few chunks at a time.
-    const file = await open(resolve(call.cwd, call.positionals[0] as string), 'r');
-    const artifact = await (async () => {
-      const { size } = await file.stat();
-      const bytes = file.createReadStream({ highWaterMark: 1024 * 1024 });
-      return fabric.publishArtifact(
-        publishInput(call, bytes, size) as Parameters<typeof fabric.publishArtifact>[0],
-      );
-    })().finally(() => file.close().catch(() => undefined));
-    out.result(artifact, artifactLines(artifact));
-    return EXIT.ok;
+  async run(place, call) {
+    return withDesk(place, call, async (ctx) => {
+      const artifact =
+        stringFlag(call.values, 'session') === undefined
+          ? await fromWorkspace(ctx, call)
+          : await fromFile(ctx.fabric, call);
+      call.out.result(artifact, artifactLines(artifact));
+      return EXIT.ok;
+    });
   },
 };
+
+/** FILE with the lineage its flags give, streamed from the file (a publication of any size holds a few chunks at a time). */
+async function fromFile(
+  fabric: Fabric,
+  call: Invocation,
+  where: { session?: string; branch?: string } = {},
+): Promise<Artifact> {
+  const file = await open(resolve(call.cwd, call.positionals[0] as string), 'r');
+  try {
+    const { size } = await file.stat();
+    const bytes = file.createReadStream({ highWaterMark: 1024 * 1024 });
+    return await fabric.publishArtifact({
+      ...publishInput(call, bytes, size),
+      ...where,
+    } as Parameters<Fabric['publishArtifact']>[0]);
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+}
+
+/**
+ * No --session: the workspace FILE is in (or --ws) gives the session and
+ * branch. A file inside it, with no lineage flags, is published as
+ * `artifact_publish` publishes one: after a checkpoint of the workspace
+ * that its lineage names.
+ */
+async function fromWorkspace(ctx: DeskContext, call: Invocation): Promise<Artifact> {
+  const ws = await workspaceOf(ctx.desk, call).catch((error: unknown) => {
+    if (!isCairnError(error) || error.code !== 'NOT_FOUND') throw error;
+    throw notFound(`${error.message}; or pass --session SS to publish FILE outside a workspace`, error.data);
+  });
+  const file = await realpath(resolve(call.cwd, call.positionals[0] as string)).catch(() => '');
+  const path =
+    file === ''
+      ? ''
+      : relative(await realpath(ws.dir), file)
+          .split(sep)
+          .join('/');
+  const inside = path !== '' && !path.startsWith('../') && !isAbsolute(path);
+  const lineageGiven = ['checkpoint', 'snapshot', 'path'].some(
+    (f) => stringFlag(call.values, f) !== undefined,
+  );
+  const where = { session: ws.session, branch: stringFlag(call.values, 'branch') ?? ws.branch };
+  if (!inside || lineageGiven) return fromFile(ctx.fabric, call, where);
+  const {
+    bytes: _bytes,
+    session: _session,
+    branch: _branch,
+    ...fields
+  } = publishInput(call, new Uint8Array());
+  const side = { units: await unitsOf(ctx, call), fabric: ctx.fabric };
+  return publishFromWorkspace(side, ws, path, fields as WorkspaceFilePublication);
+}
 
 /** Bytes read per call of `readArtifact` (its largest answer is 64 MiB). */
 const READ_BYTES = 16 * 1024 * 1024;
@@ -209,7 +279,7 @@ const get: FabricCommand = {
   },
 };
 
-export const ARTIFACT_COMMANDS: FabricCommand[] = [
+export const ARTIFACT_COMMANDS: (FabricCommand | DeskCommand)[] = [
   publish,
   get,
   operationCommand(ARTIFACT_CONTRACT.getArtifact, artifactLines),

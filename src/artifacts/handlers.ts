@@ -1,38 +1,18 @@
 /** The handlers of artifacts' operations (the contract: ./contract.ts; the rules: ./artifacts.ts). */
-import { basename } from 'node:path';
 import type { z } from 'zod';
 import { runsAtCaller } from '../contract/spec.js';
 import type { Handlers, OpContext } from '../ops/op.js';
 import * as artifacts from './artifacts.js';
 import type { ARTIFACT_CONTRACT, PublishWorkspaceFileInput } from './contract.js';
 import { lineageOf } from './lineage.js';
-import { openWorkspaceFile } from './workspace-file.js';
+import { publishFromWorkspace } from './workspace-file.js';
 
-/**
- * A file of the caller's workspace: a checkpoint of the workspace first (the
- * lineage it names), then its bytes, read where the workspace is, published
- * through the caller's fabric — the store checks they are the checkpoint's.
- */
+/** A file of the caller's workspace, published where the workspace is (./workspace-file.ts). */
 async function publishWorkspaceFile(ctx: OpContext, input: z.output<typeof PublishWorkspaceFileInput>) {
   const caller = ctx.caller;
   if (!caller) throw runsAtCaller('artifact publish');
-  const ws = await caller.workspace(input.workspace);
-  const checkpoint = await caller.units.checkpoint({
-    workspace: ws.id,
-    label: input.label ?? `publish ${input.path}`,
-  });
-  return caller.fabric.publishArtifact({
-    session: ws.session,
-    branch: ws.branch,
-    name: input.name ?? basename(input.path),
-    mediaType: input.mediaType,
-    description: input.description,
-    ...(await openWorkspaceFile(ws.dir, input.path, ws.id)),
-    checkpoint: checkpoint.id,
-    path: input.path,
-    inputs: input.inputs,
-    ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
-  });
+  const { path, workspace, label, ...fields } = input;
+  return publishFromWorkspace(caller, await caller.workspace(workspace), path, fields, label);
 }
 
 export const ARTIFACT_HANDLERS: Handlers<typeof ARTIFACT_CONTRACT> = {

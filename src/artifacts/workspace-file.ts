@@ -8,8 +8,11 @@
  */
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { basename, join, sep } from 'node:path';
+import type { Workspace } from '../desk/rows.js';
 import { invalidArgument } from '../errors.js';
+import type { Fabric } from '../fabric.js';
+import type { Units } from '../unit/unit.js';
 
 /** A workspace file, opened: its bytes as a stream (which closes the file when it ends or is left) and its size. */
 export interface OpenedFile {
@@ -41,4 +44,36 @@ export async function openWorkspaceFile(dir: string, path: string, workspace: st
     await handle.close();
     throw error;
   }
+}
+
+/** What a publication of a workspace file takes besides the file: its name (default: the file's), type, lineage beyond the checkpoint. */
+export type WorkspaceFilePublication = Omit<
+  Parameters<Fabric['publishArtifact']>[0],
+  'session' | 'branch' | 'bytes' | 'size' | 'checkpoint' | 'snapshot' | 'path' | 'name'
+> & { name?: string };
+
+/**
+ * Publishes a file of a workspace (MCP `artifact_publish`, `cairn artifact
+ * publish` inside one): a unit checkpoint of the workspace first — the
+ * lineage it names — then the file streamed from where the workspace is,
+ * through `fabric` as the caller, so the store checks the bytes are the
+ * checkpoint's.
+ */
+export async function publishFromWorkspace(
+  side: { units: Units; fabric: Fabric },
+  ws: Workspace,
+  path: string,
+  fields: WorkspaceFilePublication,
+  label = `publish ${path}`,
+) {
+  const checkpoint = await side.units.checkpoint({ workspace: ws.id, label });
+  return side.fabric.publishArtifact({
+    ...fields,
+    session: ws.session,
+    branch: ws.branch,
+    name: fields.name ?? basename(path),
+    ...(await openWorkspaceFile(ws.dir, path, ws.id)),
+    checkpoint: checkpoint.id,
+    path,
+  });
 }

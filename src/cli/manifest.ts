@@ -1542,7 +1542,7 @@ export const MANIFEST: readonly CommandInfo[] = [
     file: 'mcp',
   },
   {
-    target: 'fabric',
+    target: 'desk',
     names: ['artifact', 'publish'],
     args: ['FILE'],
     flags: [
@@ -1550,8 +1550,13 @@ export const MANIFEST: readonly CommandInfo[] = [
         name: 'session',
         type: 'string',
         value: 'SS',
-        help: 'the session it belongs to',
-        required: true,
+        help: "the session it belongs to (default: the workspace's, with a checkpoint of it as lineage)",
+      },
+      {
+        name: 'ws',
+        type: 'string',
+        value: 'WS',
+        help: 'the workspace FILE is in: its id or directory (default: the current directory)',
       },
       {
         name: 'branch',
@@ -1629,8 +1634,7 @@ export const MANIFEST: readonly CommandInfo[] = [
       },
     ],
     summary: 'publish a file as an artifact, with its lineage (checked) and its own retention',
-    example:
-      'cairn artifact publish out/report.pdf --session ss_… --type application/pdf --checkpoint ev_… --path out/report.pdf',
+    example: 'cairn artifact publish out/report.pdf --type application/pdf   (inside an attached workspace)',
     file: 'artifacts',
   },
   {
