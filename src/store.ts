@@ -132,6 +132,16 @@ export class Store {
     return createTenant(this.engine, { name: parseInput(TenantName, name, 'create tenant') });
   }
 
+  /**
+   * The operator's blob GC for one tenant: lists its blobs and deletes those
+   * no row of any feature names (blob/named.ts) — what a crash between a
+   * removal's rows and its blobs leaked. `cairn gc` runs it on a local store.
+   */
+  async collectUnnamedBlobs(tenant: string): Promise<{ listed: number; deleted: number }> {
+    const { collectUnnamedBlobs } = await import('./blob/named.js');
+    return collectUnnamedBlobs(this.engine, this.blobs, tenant);
+  }
+
   /** Verifies the audit chains of the named tenants. */
   verifyTenants(tenants: string[]): Promise<AuditReport[]> {
     return Promise.all(tenants.map((t) => verifyAuditChain(this.engine, t)));

@@ -270,6 +270,37 @@ function artifactSuite(backend: Backend) {
     );
   });
 
+  it('the blob GC lists the tenant’s blobs and deletes only those no row names: an artifact’s chunks and the desk’s packs stay', async () => {
+    const { ws, report, checkpoint } = await checkpointed();
+    const artifact = await fabric.publishArtifact({
+      session: ws.session,
+      name: 'report.bin',
+      bytes: report,
+      checkpoint: checkpoint.id,
+      path: 'out/report.bin',
+    });
+    const small = await fabric.publishArtifact({
+      session: ws.session,
+      name: 'n.txt',
+      bytes: Buffer.from('n\n'),
+    });
+    // What a crash between a removal's rows and its blobs leaves: blobs no row names.
+    const leaked = await Promise.all(
+      [randomBytes(1000), randomBytes(600_000)].map((b) => store.blobs.put(who.tenant, b)),
+    );
+    const first = await store.collectUnnamedBlobs(who.tenant);
+    expect(first.deleted).toBe(2);
+    for (const digest of leaked) expect(await store.blobs.has(who.tenant, digest)).toBe(false);
+    const again = await store.collectUnnamedBlobs(who.tenant);
+    expect(again).toEqual({ listed: first.listed - 2, deleted: 0 });
+    // Everything named is whole: both artifacts, and the workspace restores from its snapshot.
+    expect(
+      Buffer.from((await fabric.readArtifact({ artifact: artifact.id, length: report.length })).bytes),
+    ).toEqual(report);
+    expect(Buffer.from((await fabric.readArtifact({ artifact: small.id })).bytes).toString()).toBe('n\n');
+    expect((await desk.verify()).ok).toBe(true);
+  });
+
   it('an artifact past its TTL goes at the next sweep, its workspace or not; one without a TTL stays', async () => {
     const { ws } = await checkpointed();
     const brief = await fabric.publishArtifact({

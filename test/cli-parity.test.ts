@@ -171,7 +171,9 @@ const HANDWRITTEN: Record<
       inputFiles: '--input-file',
       ttlMs: '--ttl-ms',
     },
-    extra: { ws: 'the workspace that gives the session (and a checkpoint the lineage) when --session is left out' },
+    extra: {
+      ws: 'the workspace that gives the session (and a checkpoint the lineage) when --session is left out',
+    },
   },
   readArtifact: {
     command: 'artifact get',

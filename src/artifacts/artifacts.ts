@@ -26,9 +26,9 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
+import { namedBlobs } from '../blob/named.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
 import { chunkBytes, chunkStream, type StreamChunk } from '../desk/chunker.js';
-import { heldByDesk } from '../desk/held.js';
 import { forbidden, invalidArgument, quotaExceeded, unavailable } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
 import { newId } from '../ids.js';
@@ -36,7 +36,6 @@ import * as log from '../log/session-log.js';
 import type { OpContext } from '../ops/op.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { PublishArtifactInput } from './contract.js';
-import { heldByArtifacts } from './held.js';
 import { checkBytes, checkLineage } from './lineage.js';
 import { type Artifact, type ArtifactRow, COLUMNS, liveRow, toArtifacts } from './rows.js';
 
@@ -341,11 +340,8 @@ async function discard(
     const batch = all.slice(i, i + DELETE_BATCH);
     freed += await engine.write(tenant, async (tx) => {
       await lockTenant(tx, tenant);
-      // A chunk another artifact names stays; so does one that is also a desk pack (one blob space).
-      const still = new Set([
-        ...(await heldByArtifacts(tx, tenant, batch)),
-        ...(await heldByDesk(tx, tenant, batch)),
-      ]);
+      // A chunk another artifact names stays; so does one another feature names (a desk pack): one blob space.
+      const still = await namedBlobs(tx, tenant, batch);
       let bytes = 0;
       for (const digest of batch) {
         if (still.has(digest)) continue;

@@ -66,6 +66,7 @@ CREATE TABLE artifact_quotas (
 
 export const ARTIFACTS_TABLES: FeatureTables = {
   folder: 'artifacts',
+  blobNames: [{ table: 'artifact_chunks', column: 'digest' }],
   tables: ARTIFACT_TABLES,
   rowSecured: ARTIFACT_TABLES,
   migrations: [

@@ -23,10 +23,16 @@ export interface BlobStore {
   has(tenant: string, digest: string): Promise<boolean>;
   /** Removes an object; deleting a missing object is a no-op. */
   delete(tenant: string, digest: string): Promise<void>;
+  /**
+   * Every blob digest of one tenant, a page at a time (what a listing-based
+   * GC walks: blobs no row names, left by a crash between a removal's rows
+   * and its blobs). A blob put or deleted during the walk may or may not be listed.
+   */
+  list(tenant: string): AsyncIterable<string>;
   close(): Promise<void>;
 }
 
-const DIGEST = /^[0-9a-f]{64}$/;
+export const DIGEST = /^[0-9a-f]{64}$/;
 const TENANT = /^[a-z]{2}_[0-9a-z]{26}$/;
 
 export function checkDigest(digest: string): void {

@@ -479,16 +479,19 @@ const gc: DeskCommand = {
   async run(place, call) {
     return withDesk(place, call, async (ctx) => {
       const { desk, fabric } = ctx;
-      localOnly(ctx, 'gc');
+      const { store, who } = localOnly(ctx, 'gc');
       // Abandoned forks past their TTL first: their workspaces go, so their snapshots may then expire.
       const { reclaimed, leftAlone } = await new Units(fabric, desk).reclaim();
       const graceMs = wholeNumberFlag(call.values, 'grace-ms');
       const report = await desk.gc({ keepLast: wholeNumberFlag(call.values, 'keep-last'), graceMs });
       // Artifacts keep their own retention: only those past their TTL (or left half-published) go.
       const artifacts = await fabric.sweepArtifacts(graceMs === undefined ? {} : { graceMs });
-      call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone, artifacts }, [
+      // Last, the blobs no row names (a crash between a removal's rows and its blobs leaves them).
+      const blobs = await store.collectUnnamedBlobs(who.tenant);
+      call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone, artifacts, blobs }, [
         `gc: ${reclaimed.length} abandoned workspaces reclaimed, ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
         `gc: ${artifacts.expired} artifacts expired, ${artifacts.abandoned} half-published removed (${artifacts.freedBytes} bytes)`,
+        `gc: ${blobs.deleted} of ${blobs.listed} blobs deleted: nothing named them`,
         ...leftAlone.map((w) =>
           w.reason === 'other-host'
             ? `left alone ${w.workspace} at ${w.dir}: on host ${w.host}, for the desk there`

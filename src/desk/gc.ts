@@ -1,4 +1,4 @@
-import { heldByArtifacts } from '../artifacts/held.js';
+import { namedBlobs } from '../blob/named.js';
 import { type CairnError, corrupt, invalidArgument as invalid, unavailable } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import * as log from '../log/session-log.js';
@@ -186,11 +186,13 @@ export async function collectGarbage(
         created_at: number;
         inline: number;
       }>('SELECT digest, state, size, created_at, inline FROM desk_packs WHERE tenant = ?', [tenant]);
-      // A pack whose bytes an artifact also names as a chunk is one blob with it: its row goes, the blob stays.
-      const artifacts = await heldByArtifacts(
+      // A pack whose bytes another feature also names (an artifact's chunk) is one blob with it: its row
+      // goes, the blob stays.
+      const artifacts = await namedBlobs(
         tx,
         tenant,
         packs.map((p) => p.digest),
+        'desk',
       );
       for (const p of packs) {
         // A pack some live object points at is never taken, whatever its state says.

@@ -1,6 +1,6 @@
-import { heldByArtifacts } from '../artifacts/held.js';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
+import { namedBlobs } from '../blob/named.js';
 import { type CairnError, conflict, invalidArgument, notFound } from '../errors.js';
 import { type Action, authorize } from '../identity/access-gate.js';
 import type { EventId, SessionId } from '../ids.js';
@@ -236,9 +236,9 @@ export class LocalDeskStore implements DeskStore {
           ...writing,
         ]);
       });
-      // A blob an artifact names is the artifact's too (one blob space per tenant): it stays. The rest
-      // go under the lock, so an artifact cannot start naming one between this check and its deletion.
-      const artifacts = await heldByArtifacts(tx, this.tenant, out);
+      // A blob another feature names (an artifact's chunk) is theirs too (one blob space per tenant): it
+      // stays. The rest go under the lock, so nothing can start naming one between this check and its deletion.
+      const artifacts = await namedBlobs(tx, this.tenant, out, 'desk');
       for (const digest of out)
         if (!artifacts.has(digest)) await this.blobs.delete(this.tenant, digest).catch(() => undefined);
     });

@@ -104,6 +104,7 @@ CREATE UNIQUE INDEX desk_workspaces_attached ON desk_workspaces (tenant, host, p
 
 export const DESK_TABLES: FeatureTables = {
   folder: 'desk',
+  blobNames: [{ table: 'desk_packs', column: 'digest' }],
   tables: [...DESK_FORMAT_2, DESK_STAGED_TABLE],
   rowSecured: [...DESK_FORMAT_2, DESK_STAGED_TABLE],
   migrations: [

@@ -53,4 +53,10 @@ export interface FeatureTables {
   /** Tables under row-level security on PostgreSQL. */
   rowSecured: readonly string[];
   migrations: readonly MigrationPart[];
+  /**
+   * The columns that name the tenant's blobs (one content-addressed space per
+   * tenant, shared by every feature): a blob is deleted only when none of
+   * them names it (blob/named.ts), whichever feature lets go of it.
+   */
+  blobNames?: readonly { table: string; column: string }[];
 }

@@ -66,6 +66,23 @@ export function describeBlobConformance(
       expect(await target.blobs.has(t1, digest)).toBe(true);
     });
 
+    it("lists a tenant's blobs, and none of another tenant's", async () => {
+      const [t1, t2] = target.tenants;
+      const mine = await Promise.all(
+        ['listed one', 'listed two', 'listed three'].map((text) => target.blobs.put(t1, Buffer.from(text))),
+      );
+      const theirs = await target.blobs.put(t2, Buffer.from('listed for tenant two only'));
+      const listed: string[] = [];
+      for await (const digest of target.blobs.list(t1)) listed.push(digest);
+      expect(listed).toEqual(expect.arrayContaining(mine));
+      expect(listed).not.toContain(theirs);
+      await target.blobs.delete(t1, mine[0] as string);
+      const after: string[] = [];
+      for await (const digest of target.blobs.list(t1)) after.push(digest);
+      expect(after).not.toContain(mine[0]);
+      expect(after).toEqual(expect.arrayContaining(mine.slice(1)));
+    });
+
     it('reports corrupt content instead of returning it', async () => {
       const [t] = target.tenants;
       const digest = await target.blobs.put(t, Buffer.from('precious bytes'));

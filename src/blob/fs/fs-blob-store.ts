@@ -3,7 +3,14 @@ import { closeSync, constants, promises as fs, openSync, readSync } from 'node:f
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../digest.js';
 import { notFound, unavailable } from '../../errors.js';
-import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob } from '../blob-store.js';
+import {
+  type BlobStore,
+  checkDigest,
+  checkTenant,
+  DIGEST,
+  rangeNotFound,
+  verifiedBlob,
+} from '../blob-store.js';
 
 async function fsyncPath(path: string, flags: number): Promise<void> {
   const handle = await fs.open(path, flags);
@@ -124,6 +131,22 @@ export class FsBlobStore implements BlobStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  async *list(tenant: string): AsyncGenerator<string> {
+    checkTenant(tenant);
+    const root = join(this.root, tenant);
+    const names = (dir: string) =>
+      fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [] as string[];
+        throw error;
+      });
+    for (const shard of (await names(root)).sort()) {
+      if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+      // A killed put's `.tmp-…` file is not a blob: it is never listed.
+      for (const name of (await names(join(root, shard))).sort())
+        if (DIGEST.test(name) && name.startsWith(shard)) yield name;
     }
   }
 

@@ -3,6 +3,9 @@ import { notFound } from '../../errors.js';
 import type { Engine } from '../../storage/engine.js';
 import { type BlobStore, checkDigest, checkTenant, rangeNotFound, verifiedBlob } from '../blob-store.js';
 
+/** Digests a listing reads per query. */
+const LIST_PAGE = 1000;
+
 /**
  * Blobs as rows of the `blobs` table, under the same row-level security as
  * every other tenant table. Works over any relational engine; PostgreSQL is
@@ -62,6 +65,21 @@ export class PostgresBlobStore implements BlobStore {
     await this.engine.write(tenant, (tx) =>
       tx.run('DELETE FROM blobs WHERE tenant = ? AND digest = ?', [tenant, digest]),
     );
+  }
+
+  async *list(tenant: string): AsyncGenerator<string> {
+    checkTenant(tenant);
+    for (let after = ''; ; ) {
+      const page = await this.engine.read(tenant, (tx) =>
+        tx.all<{ digest: string }>(
+          'SELECT digest FROM blobs WHERE tenant = ? AND digest > ? ORDER BY digest LIMIT ?',
+          [tenant, after, LIST_PAGE],
+        ),
+      );
+      for (const row of page) yield row.digest;
+      if (page.length < LIST_PAGE) return;
+      after = (page.at(-1) as { digest: string }).digest;
+    }
   }
 
   async close(): Promise<void> {}

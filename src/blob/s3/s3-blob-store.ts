@@ -188,7 +188,7 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Every blob digest of a tenant, in key order, a page at a time (what a listing-based GC walks). */
+  /** Every blob digest of a tenant, in key order, a page at a time. */
   async *list(tenant: string): AsyncGenerator<string> {
     checkTenant(tenant);
     const Prefix = `${this.prefix}${tenant}/`;

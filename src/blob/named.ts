@@ -1,0 +1,77 @@
+/**
+ * One blob space per tenant: the desk's packs and artifacts' chunks are
+ * blobs of the same content-addressed space, so equal bytes are one blob
+ * whoever stored them. A feature declares the columns that name blobs (its
+ * `FeatureTables.blobNames`, features.ts); a blob is deleted only when none
+ * of them names it, under the tenant's lock, whichever feature lets go of it.
+ * Every feature writes the row that names a blob before it stores the blob,
+ * so a blob a listing finds unnamed under the lock is nobody's: a crash
+ * between a removal's rows and its blobs left it.
+ */
+import { FEATURE_TABLES } from '../features.js';
+import { lockTenant } from '../identity/identity-store.js';
+import { type Engine, inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import type { BlobStore } from './blob-store.js';
+
+/** Of `digests`, those a row of the tenant names: any feature's, or any but `except`'s (a feature asking about others). */
+export async function namedBlobs(
+  tx: SqlExecutor,
+  tenant: string,
+  digests: readonly string[],
+  except?: string,
+): Promise<Set<string>> {
+  const named = new Set<string>();
+  for (const feature of FEATURE_TABLES) {
+    if (feature.folder === except) continue;
+    for (const { table, column } of feature.blobNames ?? [])
+      await inBatches([...digests], async (slice) => {
+        for (const r of await tx.all<{ digest: string }>(
+          `SELECT DISTINCT ${column} AS digest FROM ${table} WHERE tenant = ? AND ${column} IN (${placeholders(slice.length)})`,
+          [tenant, ...slice],
+        ))
+          named.add(r.digest);
+      });
+  }
+  return named;
+}
+
+/** Blobs a listing checks per transaction. */
+const COLLECT_BATCH = 200;
+
+/**
+ * Lists the tenant's blobs and deletes those no row names, a batch at a
+ * time under the tenant's lock (re-checked there). What a crash between a
+ * removal's rows and its blobs leaked; `cairn gc` runs it.
+ */
+export async function collectUnnamedBlobs(
+  engine: Engine,
+  blobs: BlobStore,
+  tenant: string,
+): Promise<{ listed: number; deleted: number }> {
+  let listed = 0;
+  let deleted = 0;
+  let batch: string[] = [];
+  const sweep = async () => {
+    const candidates = batch;
+    batch = [];
+    if (candidates.length === 0) return;
+    deleted += await engine.write(tenant, async (tx) => {
+      await lockTenant(tx, tenant);
+      const named = await namedBlobs(tx, tenant, candidates);
+      let n = 0;
+      for (const digest of candidates) {
+        if (named.has(digest)) continue;
+        await blobs.delete(tenant, digest);
+        n++;
+      }
+      return n;
+    });
+  };
+  for await (const digest of blobs.list(tenant)) {
+    listed++;
+    batch.push(digest);
+    if (batch.length >= COLLECT_BATCH) await sweep();
+  }
+  await sweep();
+  return { listed, deleted };
+}
