@@ -78,6 +78,8 @@ function client(s3: S3Server): S3Client {
 export async function freshBucket(): Promise<{
   blobs: S3BlobStore;
   bucket: string;
+  /** The options `blobs` was made with: for another store (a child process's) over the same bucket. */
+  options: ConstructorParameters<typeof S3BlobStore>[0];
   overwrite(key: string, bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }> {
@@ -86,10 +88,12 @@ export async function freshBucket(): Promise<{
   const raw = client(s3);
   const bucket = `cairn-test-${randomBytes(6).toString('hex')}`;
   await raw.send(new CreateBucketCommand({ Bucket: bucket }));
-  const blobs = new S3BlobStore({ ...s3, bucket, prefix: 'blobs/' });
+  const options = { ...s3, bucket, prefix: 'blobs/' };
+  const blobs = new S3BlobStore(options);
   return {
     blobs,
     bucket,
+    options,
     overwrite: async (key, bytes) => {
       await raw.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }));
     },
