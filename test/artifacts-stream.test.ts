@@ -5,7 +5,7 @@
  * before or during the body answers with its typed error, never IN_DOUBT;
  * and a refused or cut-off publication leaves nothing stored.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteFabric } from '../src/client/remote-fabric.js';
 import { chunkBytes } from '../src/desk/chunker.js';
@@ -21,11 +21,12 @@ let tenant: string;
 let remote: RemoteFabric;
 let session: string;
 let close: () => Promise<void>;
+let target: Awaited<ReturnType<typeof remoteTarget>>;
 
 beforeAll(async () => {
   const opened = await sqliteStore();
   store = opened.store;
-  const target = await remoteTarget(store, opened.cleanup);
+  target = await remoteTarget(store, opened.cleanup);
   remote = target.tenantA as RemoteFabric;
   tenant = (await store.authenticate(target.tokens.a)).tenant;
   session = (await remote.createSession({ title: 'streams' })).id;
@@ -137,5 +138,31 @@ describe('a publication streamed over HTTP', () => {
       (await Promise.all(chunks.map((d) => store.blobs.has(tenant, d)))).some(Boolean);
     for (let poll = 0; poll < 600 && (await held()); poll++) await new Promise((r) => setTimeout(r, 50));
     await nothingStored(data);
+  });
+
+  it('downloads whole or by any range, past one read’s 64 MiB: streamed a window at a time, the bytes and their digest', async () => {
+    const data = randomBytes(70 * MiB);
+    const artifact = await remote.publishArtifact({ session, name: 'huge.bin', bytes: pieces(data) });
+    const url = `${target.server.url}/v1/artifacts/${artifact.id}/content`;
+    const auth = { authorization: `Bearer ${target.tokens.a}` };
+    const whole = await fetch(url, { headers: auth });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-length')).toBe(String(data.length));
+    expect(whole.headers.get('etag')).toBe(`"${artifact.digest}"`);
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await whole.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(artifact.digest);
+    // A range across the 16 MiB windows, and one from a byte to the end.
+    const [first, last] = [15 * MiB + 7, 50 * MiB + 3];
+    const part = await fetch(url, { headers: { ...auth, range: `bytes=${first}-${last}` } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes ${first}-${last}/${data.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(first, last + 1))).toBe(true);
+    const tail = await fetch(url, { headers: { ...auth, range: `bytes=${69 * MiB}-` } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(data.subarray(69 * MiB))).toBe(true);
+    await remote.removeArtifact({ artifact: artifact.id });
   });
 });

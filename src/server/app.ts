@@ -1,15 +1,6 @@
-import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { numericFields, wholeNumberText } from '../contract/json-schema.js';
-import {
-  CONTENT_OFFSET_HEADER,
-  CONTENT_SIZE_HEADER,
-  type ContentAnswer,
-  INPUT_HEADER,
-  MAX_CONTENT_BYTES,
-  MAX_INPUT_HEADER_BYTES,
-  STREAM_HOLD_BYTES,
-} from '../contract/spec.js';
+import { INPUT_HEADER, MAX_INPUT_HEADER_BYTES, STREAM_HOLD_BYTES } from '../contract/spec.js';
 import { sha256Hex } from '../digest.js';
 import { CairnError, HTTP_STATUS, internal, invalidArgument, notFound } from '../errors.js';
 import { refuseUnsafeIntegers } from '../json.js';
@@ -24,6 +15,7 @@ import type { Store } from '../store.js';
 import type { Identity } from '../types.js';
 import { type Env, type Lease, readBody, streamBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
+import { contentAnswer, rangeOf } from './content.js';
 import { corsAllowList } from './cors.js';
 import { openApiDocument } from './openapi.js';
 
@@ -118,58 +110,6 @@ function bytesRouteFields(c: Context<Env>): Record<string, unknown> {
       field: 'bytes',
     });
   return fields;
-}
-
-/**
- * `Range: bytes=FIRST-LAST`, `bytes=FIRST-` or `bytes=-SUFFIX` (RFC 9110 §14.1.2) as a `content`
- * answer's `offset` and `length` (a suffix: `offset` from the end, `suffix` left for the handler's
- * size); one range only.
- */
-function rangeFields(c: Context<Env>): Record<string, unknown> {
-  const header = c.req.header('range');
-  if (header === undefined) return {};
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  const [first, last] = [match?.[1] ?? '', match?.[2] ?? ''];
-  if (!match || (first === '' && last === ''))
-    throw invalidArgument(
-      `Range ${header.slice(0, 80)}: ask for one range, bytes=FIRST-LAST or bytes=FIRST-`,
-      {
-        field: 'range',
-      },
-    );
-  if (first === '')
-    throw invalidArgument('a suffix range (bytes=-N) is not supported: ask for bytes=FIRST-LAST', {
-      field: 'range',
-    });
-  const offset = wholeNumberText(first, 'the Range header', 'offset');
-  // A last byte past the end, or no last byte, is as far as one answer goes (RFC 9110: a range is clamped).
-  if (last === '') return { offset, length: MAX_CONTENT_BYTES };
-  const end = wholeNumberText(last, 'the Range header', 'length');
-  if (end < offset)
-    throw invalidArgument(`Range ${header}: its last byte is before its first`, { field: 'range' });
-  return { offset, length: Math.min(end - offset + 1, MAX_CONTENT_BYTES) };
-}
-
-/** A `content` answer: the bytes raw, their type and digest as headers, 206 and Content-Range for a part. */
-function contentResponse(c: Context<Env>, answer: ContentAnswer): Response {
-  const { bytes, offset, size, mediaType, digest } = answer;
-  const whole = offset === 0 && bytes.length === size;
-  const headers: Record<string, string> = {
-    'content-type': mediaType,
-    etag: `"${digest}"`,
-    'accept-ranges': 'bytes',
-    [CONTENT_OFFSET_HEADER]: String(offset),
-    [CONTENT_SIZE_HEADER]: String(size),
-    'cache-control': 'private, no-cache',
-    'x-content-type-options': 'nosniff',
-    // Stored bytes are never a page of this origin: a browser downloads them, runs nothing in them.
-    'content-disposition': 'attachment',
-    'content-security-policy': 'sandbox',
-  };
-  // A 206 must carry a Content-Range, and none can say an empty range: an empty part is a 200, its place in cairn-offset.
-  const partial = !whole && bytes.length > 0;
-  if (partial) headers['content-range'] = `bytes ${offset}-${offset + bytes.length - 1}/${size}`;
-  return c.body(bytes as Uint8Array<ArrayBuffer>, partial ? 206 : 200, headers);
 }
 
 const AUTH_CACHE_ENTRIES = 10_000;
@@ -298,7 +238,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
     app.on(method, path.replace(/\{(\w+)\}/g, ':$1'), async (c) => {
       const fields =
         method === 'GET'
-          ? { ...(answer === 'content' ? rangeFields(c) : {}), ...queryArgs(c, numeric) }
+          ? { ...(answer === 'content' ? rangeOf(c) : {}), ...queryArgs(c, numeric) }
           : body === 'bytes'
             ? { ...bytesRouteFields(c), bytes: await readBody(c, limit, budget) }
             : body === 'stream'
@@ -311,6 +251,9 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         memoryPolicy: store.memoryPolicy,
         memoryEmbedding,
       });
+      // Stored bytes: read through the operation a window at a time, the answer streamed.
+      if (answer === 'content')
+        return contentAnswer(c, input, (window) => runOp(operation, context, { ...input, ...window }));
       // A handler that fails before reading all of a streamed body: the rest is read and dropped, so the
       // client gets the answer instead of a broken pipe.
       const output = await runOp(operation, context, input).catch((error: unknown) => {
@@ -319,7 +262,6 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       });
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
-      if (answer === 'content') return contentResponse(c, output as ContentAnswer);
       if (answer === 'bytes') {
         return c.body(frameBytes(output as Uint8Array[]), status, {
           'content-type': 'application/octet-stream',
