@@ -12,9 +12,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkspaceFile } from '../src/artifacts/workspace-file.js';
 import type { Desk } from '../src/desk/desk.js';
 import { sha256Hex } from '../src/digest.js';
-import type { EmbeddedFabric } from '../src/embedded-fabric.js';
+import { EmbeddedFabric } from '../src/embedded-fabric.js';
+import { inDoubt } from '../src/errors.js';
 import type { Identity } from '../src/index.js';
 import { Journal } from '../src/steps/journal.js';
+import type { SqlExecutor } from '../src/storage/engine.js';
 import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import { Units } from '../src/unit/unit.js';
@@ -299,6 +301,42 @@ function artifactSuite(backend: Backend) {
     ).toEqual(report);
     expect(Buffer.from((await fabric.readArtifact({ artifact: small.id })).bytes).toString()).toBe('n\n');
     expect((await desk.verify()).ok).toBe(true);
+  });
+
+  it('a publication whose commit’s outcome is unknown (IN_DOUBT) is not discarded: committed, it stays whole', async () => {
+    const { ws } = await checkpointed();
+    // An engine whose commit of the publication's last transaction succeeds but whose answer is lost.
+    const engine = new Proxy(store.engine, {
+      get(target, prop, receiver) {
+        if (prop !== 'write') return Reflect.get(target, prop, receiver);
+        return async (tenant: string, fn: (tx: SqlExecutor, now: number) => Promise<unknown>) => {
+          let live = false;
+          const value = await target.write(tenant, (tx, now) =>
+            fn(
+              new Proxy(tx, {
+                get(t, p, r) {
+                  if (p !== 'run') return Reflect.get(t, p, r);
+                  return (sql: string, params?: unknown[]) => {
+                    if (sql.includes("SET state = 'live'")) live = true;
+                    return t.run(sql, params as never);
+                  };
+                },
+              }),
+              now,
+            ),
+          );
+          if (live) throw inDoubt('the connection failed during COMMIT (simulated)');
+          return value;
+        };
+      },
+    });
+    const doubtful = new EmbeddedFabric(engine, who, undefined, { blobs: store.blobs });
+    const bytes = randomBytes(900_000);
+    await expectCode(doubtful.publishArtifact({ session: ws.session, name: 'maybe.bin', bytes }), 'IN_DOUBT');
+    // It did commit: it is listed and reads back whole (a discard would have taken its record and bytes).
+    const [listed] = (await fabric.listArtifacts()).artifacts;
+    expect(listed?.name).toBe('maybe.bin');
+    expect(Buffer.from((await fabric.readArtifact({ artifact: listed!.id })).bytes).equals(bytes)).toBe(true);
   });
 
   it('an artifact past its TTL goes at the next sweep, its workspace or not; one without a TTL stays', async () => {

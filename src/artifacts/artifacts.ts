@@ -29,7 +29,7 @@ import type { BlobStore } from '../blob/blob-store.js';
 import { namedBlobs } from '../blob/named.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
 import { chunkBytes, chunkStream, type StreamChunk } from '../desk/chunker.js';
-import { forbidden, invalidArgument, quotaExceeded, unavailable } from '../errors.js';
+import { forbidden, invalidArgument, isCairnError, quotaExceeded, unavailable } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
 import { newId } from '../ids.js';
 import * as log from '../log/session-log.js';
@@ -282,10 +282,12 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
     });
   } catch (error) {
     // Nothing of a failed publication stays: its record, its rows, and the chunks only it held — once
-    // every put started has stopped, and the content's source is let go.
+    // every put started has stopped, and the content's source is let go. A commit whose outcome is
+    // unknown (IN_DOUBT) may have made it live: it is left as it is, for the sweep to take if it is not.
     await putter.settled();
     if (!(source instanceof Uint8Array)) await source.return?.().catch(() => undefined);
-    await discard(ctx.engine, blobs, who.tenant, [id], () => Promise.resolve()).catch(() => undefined);
+    if (!isCairnError(error, 'IN_DOUBT'))
+      await discard(ctx.engine, blobs, who.tenant, [id], () => Promise.resolve()).catch(() => undefined);
     throw error;
   }
 }
