@@ -145,6 +145,15 @@ describe('cairn artifact', () => {
     writeFileSync(outside, 'notes\n');
     const loose = await ok(['artifact', 'publish', outside], { store: here, cwd: dir });
     expect(loose.lineage).toMatchObject({ session: attached.workspace.session, checkpoint: '', path: '' });
+    // From elsewhere: the workspace FILE is in; another branch than the workspace's is refused (exit 2).
+    const fromOutside = await ok(['artifact', 'publish', join(dir, 'out', 'table.csv')], {
+      store: here,
+      cwd: work,
+    });
+    expect(fromOutside.lineage).toMatchObject({ session: attached.workspace.session, path: 'out/table.csv' });
+    await fails(['artifact', 'publish', 'out/table.csv', '--branch', 'other', '--store', here], 2, {
+      cwd: dir,
+    });
     // Neither --session nor a workspace: refused, saying what to pass.
     const none = await fails(['artifact', 'publish', outside, '--store', here], 3, { cwd: work });
     expect(none.message).toMatch(/--session|attach/);

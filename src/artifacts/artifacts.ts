@@ -168,11 +168,11 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
   if (known !== undefined && input.size !== undefined && known !== input.size)
     throw sizeMismatch(input.size, known);
   const declared = known ?? input.size;
-  const lineage = await checkLineage(ctx, input, declared);
   const id = newId('artifact');
   const source = input.bytes instanceof Uint8Array ? input.bytes : input.bytes[Symbol.asyncIterator]();
   const putter = new Putter(blobs, who.tenant);
   try {
+    const lineage = await checkLineage(ctx, input, declared);
     // 1. The record, `writing`, its declared size (if any) held against the quota before a byte is stored.
     await ctx.write(async (tx, now) => {
       await lockTenant(tx, who.tenant);
@@ -285,12 +285,22 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
     // every put started has stopped, and the content's source is let go. A commit whose outcome is
     // unknown (IN_DOUBT) may have made it live: it is left as it is, for the sweep to take if it is not.
     await putter.settled();
-    if (!(source instanceof Uint8Array)) await source.return?.().catch(() => undefined);
+    if (!(source instanceof Uint8Array)) {
+      await source.return?.().catch(() => undefined);
+      // A stream never started ignores `return`: one that can be destroyed (a file's) is, so it lets go of its file.
+      (input.bytes as { destroy?: () => void }).destroy?.();
+    }
     if (!isCairnError(error, 'IN_DOUBT'))
-      await discard(ctx.engine, blobs, who.tenant, [id], () => Promise.resolve()).catch(() => undefined);
+      await discard(ctx.engine, blobs, who.tenant, [id], WRITING, () => Promise.resolve()).catch(
+        () => undefined,
+      );
     throw error;
   }
 }
+
+/** A publication still being written (its own failure's cleanup), and a live artifact (a removal). */
+const WRITING = { sql: "state = 'writing'", values: [] };
+const LIVE = { sql: "state = 'live'", values: [] };
 
 /** A sweep took a publication for a killed writer's (no progress for longer than its grace): nothing of it is left. */
 function swept(id: string) {
@@ -301,39 +311,51 @@ function swept(id: string) {
 }
 
 /**
- * Removes artifacts' records and rows (`audit` records each in the same
- * transaction), then deletes each chunk no artifact and no desk pack names.
- * The rows go first, in a transaction of their own: a failure or a crash
- * after it leaves blobs nothing names (a leak a later sweep or listing can
- * take), never an artifact missing its bytes. The blobs go under the
- * tenant's lock, re-checked there: a publication naming one of them either
- * committed its rows first (the blob stays) or stores it again after.
- * Returns the bytes freed.
+ * Removes the artifacts of `ids` that still meet `still` (a condition on
+ * their row, checked under the tenant's lock: what a caller read before may
+ * have changed) — records and rows, `audit` recording them in the same
+ * transaction — then deletes each chunk no row of any feature names. The
+ * rows go first, in a transaction of their own: a failure or a crash after
+ * it leaves blobs nothing names (a leak the blob GC takes), never an
+ * artifact missing its bytes. The blobs go under the tenant's lock,
+ * re-checked there: a publication naming one of them either committed its
+ * rows first (the blob stays) or stores it again after. Returns the ids
+ * removed and the bytes freed.
  */
 async function discard(
   engine: OpContext['engine'],
   blobs: BlobStore,
   tenant: string,
   ids: readonly string[],
-  audit: (tx: SqlExecutor, now: number) => Promise<void>,
-): Promise<number> {
-  if (ids.length === 0) return 0;
-  const digests = await engine.write(tenant, async (tx) => {
+  still: { sql: string; values: (string | number)[] },
+  audit: (tx: SqlExecutor, now: number, removed: string[]) => Promise<void>,
+): Promise<{ removed: string[]; freed: number }> {
+  if (ids.length === 0) return { removed: [], freed: 0 };
+  const { removed, digests } = await engine.write(tenant, async (tx) => {
     await lockTenant(tx, tenant);
-    const named = new Map<string, number>();
-    await inBatches([...ids], async (slice) => {
+    const removed: string[] = [];
+    const digests = new Map<string, number>();
+    await inBatches([...ids], async (candidates) => {
+      const slice = (
+        await tx.all<{ id: string }>(
+          `SELECT id FROM artifacts WHERE tenant = ? AND id IN (${placeholders(candidates.length)}) AND ${still.sql}`,
+          [tenant, ...candidates, ...still.values],
+        )
+      ).map((r) => r.id);
+      if (slice.length === 0) return;
+      removed.push(...slice);
       const marks = placeholders(slice.length);
       for (const r of await tx.all<{ digest: string; len: number }>(
         `SELECT digest, len FROM artifact_chunks WHERE tenant = ? AND artifact IN (${marks})`,
         [tenant, ...slice],
       ))
-        named.set(r.digest, Number(r.len));
+        digests.set(r.digest, Number(r.len));
       for (const table of ['artifact_chunks', 'artifact_inputs'])
         await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND artifact IN (${marks})`, [tenant, ...slice]);
       await tx.run(`DELETE FROM artifacts WHERE tenant = ? AND id IN (${marks})`, [tenant, ...slice]);
     });
-    await audit(tx, Date.now());
-    return named;
+    if (removed.length > 0) await audit(tx, Date.now(), removed);
+    return { removed, digests };
   });
   let freed = 0;
   // A few hundred at a time, each batch under the lock (re-checked there), so no writer of the tenant waits long.
@@ -353,7 +375,7 @@ async function discard(
       return bytes;
     });
   }
-  return freed;
+  return { removed, freed };
 }
 
 /** Chunks deleted per transaction by a removal or a sweep. */
@@ -456,7 +478,8 @@ export async function removeArtifact(ctx: OpContext, id: string): Promise<{ ok: 
       `artifact ${id} was published by ${row.owner}: only its publisher or an admin of the tenant may remove it`,
       { action: 'artifact.write', principal: who.principal },
     );
-  await discard(ctx.engine, blobsOf(ctx), who.tenant, [id], (tx, now) =>
+  // Only while it is live: a removal racing another, or a sweep, removes and audits it once.
+  await discard(ctx.engine, blobsOf(ctx), who.tenant, [id], LIVE, (tx, now) =>
     appendAudit(tx, {
       tenant: who.tenant,
       actor: who.principal,
@@ -491,13 +514,17 @@ export async function sweepArtifacts(
       [who.tenant, now - input.graceMs],
     ),
   ]);
-  let freedBytes = await discard(
+  // Each condition again under the lock: a publication that went live or made progress since the read
+  // above, or an artifact removed meanwhile, is left alone.
+  const gone = await discard(
     ctx.engine,
     blobsOf(ctx),
     who.tenant,
     expired.map((r) => r.id),
-    async (tx, at) => {
-      for (const r of expired)
+    { sql: "state = 'live' AND expires_at IS NOT NULL AND expires_at <= ?", values: [now] },
+    async (tx, at, removed) => {
+      const taken = new Set(removed);
+      for (const r of expired.filter((e) => taken.has(e.id)))
         await appendAudit(tx, {
           tenant: who.tenant,
           actor: who.principal,
@@ -509,14 +536,19 @@ export async function sweepArtifacts(
         });
     },
   );
-  freedBytes += await discard(
+  const left = await discard(
     ctx.engine,
     blobsOf(ctx),
     who.tenant,
     abandoned.map((r) => r.id),
+    { sql: "state = 'writing' AND created_at < ?", values: [now - input.graceMs] },
     () => Promise.resolve(),
   );
-  return { expired: expired.length, abandoned: abandoned.length, freedBytes };
+  return {
+    expired: gone.removed.length,
+    abandoned: left.removed.length,
+    freedBytes: gone.freed + left.freed,
+  };
 }
 
 export function quota(ctx: OpContext) {

@@ -6,14 +6,15 @@
  * here, their flags held to the operations' fields by test/cli-parity.test.ts.
  */
 import { open, realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { defined, listFlag, stringFlag, wholeNumberFlag } from '../cli/args.js';
 import type { DeskCommand, FabricCommand, Invocation } from '../cli/command.js';
 import { operationCommand, tableInput } from '../cli/derived.js';
-import { type DeskContext, withDesk, workspaceOf } from '../cli/desk-commands.js';
+import { type DeskContext, withDesk, workspaceAt } from '../cli/desk-commands.js';
 import { EXIT, InputRefused, isoTime, table } from '../cli/output.js';
 import { unitsOf } from '../cli/unit-commands.js';
+import type { Workspace } from '../desk/rows.js';
 import { isCairnError, notFound } from '../errors.js';
 import type { Fabric } from '../fabric.js';
 import { newId } from '../ids.js';
@@ -179,12 +180,14 @@ async function fromFile(
   call: Invocation,
   where: { session?: string; branch?: string } = {},
 ): Promise<Artifact> {
-  const file = await open(resolve(call.cwd, call.positionals[0] as string), 'r');
+  const name = call.positionals[0] as string;
+  const file = await open(resolve(call.cwd, name), 'r');
   try {
-    const { size } = await file.stat();
+    const stat = await file.stat();
+    if (!stat.isFile()) throw new InputRefused(`${name} is not a regular file: publish a file`, 'bytes');
     const bytes = file.createReadStream({ highWaterMark: 1024 * 1024 });
     return await fabric.publishArtifact({
-      ...publishInput(call, bytes, size),
+      ...publishInput(call, bytes, stat.size),
       ...where,
     } as Parameters<Fabric['publishArtifact']>[0]);
   } finally {
@@ -199,23 +202,46 @@ async function fromFile(
  * that its lineage names.
  */
 async function fromWorkspace(ctx: DeskContext, call: Invocation): Promise<Artifact> {
-  const ws = await workspaceOf(ctx.desk, call).catch((error: unknown) => {
-    if (!isCairnError(error) || error.code !== 'NOT_FOUND') throw error;
-    throw notFound(`${error.message}; or pass --session SS to publish FILE outside a workspace`, error.data);
+  const name = call.positionals[0] as string;
+  const file = await realpath(resolve(call.cwd, name)).catch(() => {
+    throw new InputRefused(`${name}: no such file`, 'bytes');
   });
-  const file = await realpath(resolve(call.cwd, call.positionals[0] as string)).catch(() => '');
-  const path =
-    file === ''
-      ? ''
-      : relative(await realpath(ws.dir), file)
-          .split(sep)
-          .join('/');
+  // The workspace of --ws, else the one FILE is in, else the current directory's (FILE then outside it).
+  const ref = stringFlag(call.values, 'ws');
+  const notAttached = (error: unknown) => isCairnError(error) && error.code === 'NOT_FOUND';
+  const holding = async (): Promise<Workspace> => {
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      const found = await workspaceAt(ctx.desk, dir).catch((error: unknown) => {
+        if (!notAttached(error)) throw error;
+        return undefined;
+      });
+      if (found) return found;
+      if (dirname(dir) === dir) return workspaceAt(ctx.desk, call.cwd);
+    }
+  };
+  const ws = await (ref === undefined ? holding() : workspaceAt(ctx.desk, call.cwd, ref)).catch(
+    (error: unknown) => {
+      if (!isCairnError(error) || error.code !== 'NOT_FOUND') throw error;
+      throw notFound(
+        `${error.message}; or pass --session SS to publish FILE outside a workspace`,
+        error.data,
+      );
+    },
+  );
+  const branch = stringFlag(call.values, 'branch');
+  if (branch !== undefined && branch !== ws.branch)
+    throw new InputRefused(
+      `workspace ${ws.id} is on branch ${ws.branch}, not ${branch}: leave --branch out, or pass --session with it`,
+      'branch',
+    );
+  const path = relative(await realpath(ws.dir), file)
+    .split(sep)
+    .join('/');
   const inside = path !== '' && !path.startsWith('../') && !isAbsolute(path);
   const lineageGiven = ['checkpoint', 'snapshot', 'path'].some(
     (f) => stringFlag(call.values, f) !== undefined,
   );
-  const where = { session: ws.session, branch: stringFlag(call.values, 'branch') ?? ws.branch };
-  if (!inside || lineageGiven) return fromFile(ctx.fabric, call, where);
+  if (!inside || lineageGiven) return fromFile(ctx.fabric, call, { session: ws.session, branch: ws.branch });
   const {
     bytes: _bytes,
     session: _session,

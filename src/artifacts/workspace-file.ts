@@ -18,6 +18,8 @@ import type { Units } from '../unit/unit.js';
 export interface OpenedFile {
   bytes: AsyncIterable<Uint8Array>;
   size: number;
+  /** Lets go of the file, read or not (a publication refused before it read a byte). */
+  close(): void;
 }
 
 export async function openWorkspaceFile(dir: string, path: string, workspace: string): Promise<OpenedFile> {
@@ -39,7 +41,8 @@ export async function openWorkspaceFile(dir: string, path: string, workspace: st
       throw invalidArgument(`${path} in workspace ${workspace} is not a regular file: publish a file`, {
         field: 'path',
       });
-    return { bytes: handle.createReadStream({ highWaterMark: 1024 * 1024 }), size: stat.size };
+    const bytes = handle.createReadStream({ highWaterMark: 1024 * 1024 });
+    return { bytes, size: stat.size, close: () => bytes.destroy() };
   } catch (error) {
     await handle.close();
     throw error;
@@ -66,14 +69,21 @@ export async function publishFromWorkspace(
   fields: WorkspaceFilePublication,
   label = `publish ${path}`,
 ) {
-  const checkpoint = await side.units.checkpoint({ workspace: ws.id, label });
-  return side.fabric.publishArtifact({
-    ...fields,
-    session: ws.session,
-    branch: ws.branch,
-    name: fields.name ?? basename(path),
-    ...(await openWorkspaceFile(ws.dir, path, ws.id)),
-    checkpoint: checkpoint.id,
-    path,
-  });
+  // The file first: a path that is not a regular file of the workspace is refused before a checkpoint.
+  const file = await openWorkspaceFile(ws.dir, path, ws.id);
+  try {
+    const checkpoint = await side.units.checkpoint({ workspace: ws.id, label });
+    return await side.fabric.publishArtifact({
+      ...fields,
+      session: ws.session,
+      branch: ws.branch,
+      name: fields.name ?? basename(path),
+      bytes: file.bytes,
+      size: file.size,
+      checkpoint: checkpoint.id,
+      path,
+    });
+  } finally {
+    file.close();
+  }
 }

@@ -397,18 +397,25 @@ const exec: DeskCommand = {
       // The command's outputs, each published with the step that made them and the snapshot that holds them.
       const outputs = result.exit === 0 ? listFlag(call.values, 'publish') : [];
       const artifacts = [];
-      for (const path of outputs)
-        artifacts.push(
-          await fabric.publishArtifact({
-            session: ws.session,
-            branch: ws.branch,
-            name: basename(path),
-            ...(await openWorkspaceFile(ws.dir, path, ws.id)),
-            snapshot: result.checkpoint.snapshot.id,
-            path,
-            step: result.position,
-          }),
-        );
+      for (const path of outputs) {
+        const file = await openWorkspaceFile(ws.dir, path, ws.id);
+        try {
+          artifacts.push(
+            await fabric.publishArtifact({
+              session: ws.session,
+              branch: ws.branch,
+              name: basename(path),
+              bytes: file.bytes,
+              size: file.size,
+              snapshot: result.checkpoint.snapshot.id,
+              path,
+              step: result.position,
+            }),
+          );
+        } finally {
+          file.close();
+        }
+      }
       call.out.result(
         { ...recorded, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8'), artifacts },
         [

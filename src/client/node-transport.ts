@@ -4,6 +4,7 @@
  * closed the pooled one it went out on (test/remote-retry.test.ts).
  */
 import { Agent, type ClientRequest, request as httpRequest } from 'node:http';
+import { invalidArgument, isCairnError } from '../errors.js';
 import {
   neverConnected,
   type Transport,
@@ -41,6 +42,9 @@ export class NodeTransport implements Transport {
         throw error;
       });
     } catch (error) {
+      // Not a transport's failure: the caller's content, typed as such (the server applied nothing).
+      if (error instanceof SourceFailure)
+        throw isCairnError(error.error) ? error.error : invalidArgument(error.message, { field: 'bytes' });
       const cause = error instanceof StaleSocket ? error.cause : error;
       throw new TransportFailure(
         cause instanceof Error ? cause.message : String(cause),
@@ -106,6 +110,18 @@ export class NodeTransport implements Transport {
   }
 }
 
+/**
+ * The stream being sent failed (a file that could not be read): the request
+ * was cut off before its body ended, so the server applied nothing.
+ */
+class SourceFailure extends Error {
+  constructor(readonly error: unknown) {
+    super(
+      `the content being sent could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
 /** Writes a stream as a request's body, waiting on the socket; stops early once the server has answered. */
 async function sendStream(
   outgoing: ClientRequest,
@@ -119,7 +135,7 @@ async function sendStream(
     }
     outgoing.end();
   } catch (error) {
-    outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
+    outgoing.destroy(outgoing.destroyed ? undefined : new SourceFailure(error));
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type ContentAnswer,
   INPUT_HEADER,
   inputHeaderValue,
+  MAX_CONTENT_BYTES,
   MAX_INPUT_HEADER_BYTES,
   opTitle,
   runsAtCaller,
@@ -199,6 +200,7 @@ export class RemoteFabric {
       }
       return seg(value);
     });
+    if (method === 'GET' && operation.http.answer === 'content') return this.content(url, rest);
     if (method === 'GET')
       return this.call(
         'GET',
@@ -215,6 +217,31 @@ export class RemoteFabric {
     const extra: Record<string, string> =
       Object.keys(fields).length > 0 ? { [INPUT_HEADER]: inputHeaderValue(fields) } : {};
     return this.call(method, url, bytes, safe && !isStream(bytes), extra);
+  }
+
+  /**
+   * Stored bytes (a `content` answer): one call returns at most
+   * MAX_CONTENT_BYTES, as in process. With no `length` it asks for that
+   * much, and refuses — as the embedded fabric does — when more was left.
+   */
+  private async content(url: string, input: Record<string, unknown>): Promise<ContentAnswer> {
+    const whole = input.length === undefined;
+    const asked = whole ? { ...input, length: MAX_CONTENT_BYTES } : input;
+    const answer = await this.call<ContentAnswer>(
+      'GET',
+      `${url}${query(asked as Record<string, string | number>)}`,
+      undefined,
+      true,
+      {},
+      'content',
+    );
+    const left = answer.size - answer.offset;
+    if (whole && left > answer.bytes.length)
+      throw invalidArgument(
+        `${left} bytes from offset ${answer.offset}, more than one read returns (${MAX_CONTENT_BYTES}): pass a length and read it in ranges`,
+        { field: 'length', size: answer.size },
+      );
+    return answer;
   }
 
   /** Lets go of the transport's connections; a call after it may open new ones. */

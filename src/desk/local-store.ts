@@ -191,6 +191,8 @@ export class LocalDeskStore implements DeskStore {
     readPackIndex(bytes);
     const index = Buffer.from(packIndexOf(bytes));
     await this.write('desk.write', async (tx) => {
+      // Under the lock a blob is deleted under: a deleter either sees this row or deletes before it commits.
+      await lockDesk(tx, this.tenant);
       const known = await tx.get<{ state: string }>(
         'SELECT state FROM desk_packs WHERE tenant = ? AND digest = ?',
         [this.tenant, digest],

@@ -62,6 +62,20 @@ function errorResponse(c: Context<Env>, error: CairnError) {
   return c.json(error.toJSON(), HTTP_STATUS[error.code] as 400);
 }
 
+/** A `stream` route's input: the header's fields and the body; a `size` there must be the Content-Length. */
+function streamedFields(c: Context<Env>, limit: number, budget: BodyBudget): Record<string, unknown> {
+  const fields = bytesRouteFields(c);
+  const declared = c.req.header('content-length');
+  if (fields.size !== undefined && declared !== undefined && String(fields.size) !== declared) {
+    c.env?.incoming?.resume();
+    throw invalidArgument(
+      `the ${INPUT_HEADER} header's size (${fields.size}) is not the body's Content-Length (${declared}): send the size of what you send`,
+      { field: 'size' },
+    );
+  }
+  return { ...fields, ...streamBody(c, limit, budget) };
+}
+
 function parseJsonObject(text: string, what = 'the request body'): Record<string, unknown> {
   if (text.trim() === '') return {};
   let body: unknown;
@@ -242,7 +256,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
           : body === 'bytes'
             ? { ...bytesRouteFields(c), bytes: await readBody(c, limit, budget) }
             : body === 'stream'
-              ? { ...bytesRouteFields(c), ...streamBody(c, limit, budget) }
+              ? streamedFields(c, limit, budget)
               : await jsonBody(c, limit);
       const input = { ...fields, ...c.req.param() };
       const context = opContext(store.engine, c.var.who, {
