@@ -4,7 +4,8 @@
  * and its lineage, each part of which is checked when it is published.
  * docs/design/artifacts.md gives the rules. This file publishes, reads,
  * removes and sweeps; ./lineage.ts checks and walks lineage, ./rows.ts turns
- * rows into answers (only src/artifacts/ names the feature's tables).
+ * rows into answers, ./putter.ts stores a publication's chunks, ./quota.ts
+ * keeps the tenant's quota (only src/artifacts/ names the feature's tables).
  *
  * Publishing streams the content (it is never held whole), in three steps,
  * so nothing acknowledged is lost and nothing stored is left unowned:
@@ -28,8 +29,8 @@ import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { namedBlobs } from '../blob/named.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
-import { chunkBytes, chunkStream, type StreamChunk } from '../desk/chunker.js';
-import { forbidden, invalidArgument, isCairnError, quotaExceeded, unavailable } from '../errors.js';
+import type { StreamChunk } from '../desk/chunker.js';
+import { forbidden, invalidArgument, isCairnError, unavailable } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
 import { newId } from '../ids.js';
 import * as log from '../log/session-log.js';
@@ -37,6 +38,8 @@ import type { OpContext } from '../ops/op.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import type { PublishArtifactInput } from './contract.js';
 import { checkBytes, checkLineage } from './lineage.js';
+import { BATCH_BYTES, chunksOf, Putter, ROWS_AT_ONCE } from './putter.js';
+import { checkQuota } from './quota.js';
 import { type Artifact, type ArtifactRow, COLUMNS, liveRow, toArtifacts } from './rows.js';
 
 export type Publish = z.output<typeof PublishArtifactInput>;
@@ -49,110 +52,11 @@ function blobsOf(ctx: OpContext): BlobStore {
   return ctx.blobs;
 }
 
-/** A tenant's artifact quota when no admin set one: 10 GiB. */
-export const DEFAULT_QUOTA_BYTES = 10 * 1024 * 1024 * 1024;
-/** Chunks stored at once by a publication. */
-const PUTS_AT_ONCE = 8;
-
-async function quotaOf(tx: SqlExecutor, tenant: string) {
-  const set = await tx.get<{ bytes: number }>('SELECT bytes FROM artifact_quotas WHERE tenant = ?', [tenant]);
-  const held = await tx.get<{ used: number | null; n: number }>(
-    'SELECT SUM(size) AS used, COUNT(*) AS n FROM artifacts WHERE tenant = ?',
-    [tenant],
-  );
-  return {
-    limit: set ? Number(set.bytes) : DEFAULT_QUOTA_BYTES,
-    used: Number(held?.used ?? 0),
-    artifacts: Number(held?.n ?? 0),
-  };
-}
-
-/** Chunk rows committed per transaction while a publication streams in, and the bytes such a batch holds. */
-const ROWS_AT_ONCE = 16;
-const BATCH_BYTES = 4 * 1024 * 1024;
-/**
- * Bytes of chunks being stored at once. A streamed publication holds at most
- * a batch (under BATCH_BYTES + MAX_CHUNK) and these, in the chunker's
- * windows (2 × MAX_CHUNK each, each cut into at least MAX_CHUNK of chunks),
- * plus the window being filled: (4 + 4 + 8) / 4 + 2 = 6 windows of 8 MiB,
- * the 48 MiB of STREAM_HOLD_BYTES (contract/spec.ts) a server budgets.
- */
-const PUT_BYTES = 8 * 1024 * 1024;
-
-/** Chunks stored a few at a time while the content goes on arriving; the first failure stops the rest. */
-class Putter {
-  private readonly running = new Set<Promise<void>>();
-  private bytes = 0;
-  private failure: { error: unknown } | undefined;
-
-  constructor(
-    private readonly blobs: BlobStore,
-    private readonly tenant: string,
-  ) {}
-
-  /** Starts storing a chunk once there is room (never past PUTS_AT_ONCE or PUT_BYTES); throws a put's failure. */
-  async put(chunk: StreamChunk): Promise<void> {
-    while (
-      !this.failure &&
-      this.running.size > 0 &&
-      (this.running.size >= PUTS_AT_ONCE || this.bytes + chunk.bytes.length > PUT_BYTES)
-    )
-      await Promise.race(this.running);
-    if (this.failure) throw this.failure.error;
-    const length = chunk.bytes.length;
-    this.bytes += length;
-    const stored: Promise<void> = this.blobs
-      .put(this.tenant, chunk.bytes, chunk.digest)
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.failure ??= { error };
-        },
-      )
-      .finally(() => {
-        this.bytes -= length;
-        this.running.delete(stored);
-        chunk.release();
-      });
-    this.running.add(stored);
-  }
-
-  /** Waits for every put started; throws the first failure. */
-  async done(): Promise<void> {
-    await this.settled();
-    if (this.failure) throw this.failure.error;
-  }
-
-  /** Waits for every put started, failed or not (before a cleanup deletes what they stored). */
-  async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running]);
-  }
-}
-
-/** The tenant's artifacts, this publication's bytes so far included, must fit its quota. */
-async function checkQuota(tx: SqlExecutor, tenant: string, size: number, declared: boolean): Promise<void> {
-  const quota = await quotaOf(tx, tenant);
-  if (quota.used > quota.limit)
-    throw quotaExceeded(
-      `publishing ${size} bytes${declared ? '' : ' (so far)'} takes your tenant's artifacts to ${quota.used} bytes, past its quota of ${quota.limit}: remove artifacts you no longer need, or ask an admin to raise the quota`,
-      { limit: quota.limit, used: quota.used - size },
-    );
-}
-
 function sizeMismatch(declared: number, got: number) {
   return invalidArgument(
     `the content is ${got > declared ? 'longer than' : `${got} bytes, not`} the ${declared} bytes its size declares: send the size of what you send`,
     { field: 'size' },
   );
-}
-
-/** Content's chunks: bytes in hand cut where they are (views, nothing copied); a stream cut as it arrives. */
-async function* chunksOf(content: Uint8Array | AsyncIterator<Uint8Array>): AsyncGenerator<StreamChunk> {
-  if (!(content instanceof Uint8Array)) {
-    yield* chunkStream({ [Symbol.asyncIterator]: () => content });
-    return;
-  }
-  for (const chunk of chunkBytes(content)) yield { ...chunk, release: () => undefined };
 }
 
 /**
@@ -549,30 +453,4 @@ export async function sweepArtifacts(
     abandoned: left.removed.length,
     freedBytes: gone.freed + left.freed,
   };
-}
-
-export function quota(ctx: OpContext) {
-  return ctx.read((tx) => quotaOf(tx, ctx.who.tenant));
-}
-
-export async function setQuota(ctx: OpContext, bytes: number) {
-  const who = ctx.who;
-  return ctx.write(async (tx, now) => {
-    await lockTenant(tx, who.tenant);
-    const before = await tx.get<{ bytes: number }>('SELECT bytes FROM artifact_quotas WHERE tenant = ?', [
-      who.tenant,
-    ]);
-    if (before) await tx.run('UPDATE artifact_quotas SET bytes = ? WHERE tenant = ?', [bytes, who.tenant]);
-    else await tx.run('INSERT INTO artifact_quotas (tenant, bytes) VALUES (?, ?)', [who.tenant, bytes]);
-    await appendAudit(tx, {
-      tenant: who.tenant,
-      actor: who.principal,
-      action: 'artifact.quota',
-      resourceType: 'tenant',
-      resourceId: who.tenant,
-      payload: { bytes, before: before ? Number(before.bytes) : null },
-      at: now,
-    });
-    return quotaOf(tx, who.tenant);
-  });
 }

@@ -5,6 +5,7 @@ import type { Handlers, OpContext } from '../ops/op.js';
 import * as artifacts from './artifacts.js';
 import type { ARTIFACT_CONTRACT, PublishWorkspaceFileInput } from './contract.js';
 import { lineageOf } from './lineage.js';
+import { quota, setQuota } from './quota.js';
 import { publishFromWorkspace } from './workspace-file.js';
 
 /** A file of the caller's workspace, published where the workspace is (./workspace-file.ts). */
@@ -24,6 +25,6 @@ export const ARTIFACT_HANDLERS: Handlers<typeof ARTIFACT_CONTRACT> = {
   artifactLineage: (ctx, input) => lineageOf(ctx, input),
   removeArtifact: (ctx, input) => artifacts.removeArtifact(ctx, input.artifact),
   sweepArtifacts: (ctx, input) => artifacts.sweepArtifacts(ctx, input),
-  artifactQuota: (ctx) => artifacts.quota(ctx),
-  setArtifactQuota: (ctx, input) => artifacts.setQuota(ctx, input.bytes),
+  artifactQuota: (ctx) => quota(ctx),
+  setArtifactQuota: (ctx, input) => setQuota(ctx, input.bytes),
 };
