@@ -1,10 +1,16 @@
 /** The handlers of the session log's operations (the contract: ./contract.ts). */
-import { redactEncoded } from '../desk/guard/text.js';
 import { forbidden } from '../errors.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';
 import { refuseAudited } from '../ops/op.js';
 import type { LOG_CONTRACT } from './contract.js';
+
+let guard: Promise<typeof import('../desk/guard/text.js')> | undefined;
+/** The secret guard's text scanner, loaded once, when first needed. */
+const guardText = () => {
+  guard ??= import('../desk/guard/text.js');
+  return guard;
+};
 
 export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
   createSession: (ctx, input) => ctx.write((tx, now) => log.createSession(tx, ctx.who, input, now)),
@@ -26,10 +32,13 @@ export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
           { kind: input.kind },
         ),
       );
-    // A credential in the payload is stored as a typed placeholder, and counted in the audit entry.
-    return redactEncoded(input.payload, log.encodePayload).then(({ payload, redacted }) =>
-      ctx.write((tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
-    );
+    // A credential in the payload is stored as a typed placeholder, and counted in the audit entry. The
+    // guard's rules load on the first append, not with every command that reads the log (`session ls`).
+    return guardText()
+      .then(({ redactEncoded }) => redactEncoded(input.payload, log.encodePayload))
+      .then(({ payload, redacted }) =>
+        ctx.write((tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
+      );
   },
   readBranch: (ctx, input) => ctx.read((tx) => log.readBranch(tx, ctx.who, input)),
   getEvent: (ctx, input) => ctx.read((tx) => log.getEvent(tx, ctx.who, input.event)),
