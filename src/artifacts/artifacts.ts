@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
-import { namedBlobs } from '../blob/named.js';
+import { deleteUnnamed } from '../blob/named.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
 import type { StreamChunk } from '../desk/chunker.js';
 import { forbidden, invalidArgument, isCairnError, unavailable } from '../errors.js';
@@ -261,29 +261,10 @@ async function discard(
     if (removed.length > 0) await audit(tx, Date.now(), removed);
     return { removed, digests };
   });
-  let freed = 0;
-  // A few hundred at a time, each batch under the lock (re-checked there), so no writer of the tenant waits long.
-  const all = [...digests.keys()];
-  for (let i = 0; i < all.length; i += DELETE_BATCH) {
-    const batch = all.slice(i, i + DELETE_BATCH);
-    freed += await engine.write(tenant, async (tx) => {
-      await lockTenant(tx, tenant);
-      // A chunk another artifact names stays; so does one another feature names (a desk pack): one blob space.
-      const still = await namedBlobs(tx, tenant, batch);
-      let bytes = 0;
-      for (const digest of batch) {
-        if (still.has(digest)) continue;
-        await blobs.delete(tenant, digest);
-        bytes += digests.get(digest) ?? 0;
-      }
-      return bytes;
-    });
-  }
-  return { removed, freed };
+  // A chunk another artifact names stays; so does one another feature names (a desk pack): one blob space.
+  const deleted = await deleteUnnamed(engine, blobs, tenant, [...digests.keys()]);
+  return { removed, freed: deleted.reduce((bytes, digest) => bytes + (digests.get(digest) ?? 0), 0) };
 }
-
-/** Chunks deleted per transaction by a removal or a sweep. */
-const DELETE_BATCH = 200;
 
 export async function getArtifact(ctx: OpContext, id: string): Promise<Artifact> {
   return ctx.read(async (tx) => {

@@ -35,13 +35,43 @@ export async function namedBlobs(
   return named;
 }
 
-/** Blobs a listing checks per transaction. */
-const COLLECT_BATCH = 200;
+/** Blobs checked and deleted per transaction. */
+const DELETE_BATCH = 200;
 
 /**
- * Lists the tenant's blobs and deletes those no row names, a batch at a
- * time under the tenant's lock (re-checked there). What a crash between a
- * removal's rows and its blobs leaked; `cairn gc` runs it.
+ * Deletes those of `digests` no row names, a couple of hundred per
+ * transaction, each batch under the tenant's lock and re-checked there (so no
+ * writer of the tenant waits long, and none can start naming one between the
+ * check and its deletion). `done` hears each batch's deleted digests as it
+ * ends. Returns every digest deleted.
+ */
+export async function deleteUnnamed(
+  engine: Engine,
+  blobs: BlobStore,
+  tenant: string,
+  digests: readonly string[],
+  done?: (deleted: string[]) => void,
+): Promise<string[]> {
+  const deleted: string[] = [];
+  for (let i = 0; i < digests.length; i += DELETE_BATCH) {
+    const batch = digests.slice(i, i + DELETE_BATCH);
+    const gone = await engine.write(tenant, async (tx) => {
+      await lockTenant(tx, tenant);
+      const named = await namedBlobs(tx, tenant, batch);
+      const unnamed = batch.filter((digest) => !named.has(digest));
+      for (const digest of unnamed) await blobs.delete(tenant, digest);
+      return unnamed;
+    });
+    deleted.push(...gone);
+    done?.(gone);
+  }
+  return deleted;
+}
+
+/**
+ * Lists the tenant's blobs and deletes those no row names (`deleteUnnamed`,
+ * a batch at a time as the listing goes). What a crash between a removal's
+ * rows and its blobs leaked; `cairn gc` runs it.
  */
 export async function collectUnnamedBlobs(
   engine: Engine,
@@ -51,27 +81,14 @@ export async function collectUnnamedBlobs(
   let listed = 0;
   let deleted = 0;
   let batch: string[] = [];
-  const sweep = async () => {
-    const candidates = batch;
-    batch = [];
-    if (candidates.length === 0) return;
-    deleted += await engine.write(tenant, async (tx) => {
-      await lockTenant(tx, tenant);
-      const named = await namedBlobs(tx, tenant, candidates);
-      let n = 0;
-      for (const digest of candidates) {
-        if (named.has(digest)) continue;
-        await blobs.delete(tenant, digest);
-        n++;
-      }
-      return n;
-    });
-  };
   for await (const digest of blobs.list(tenant)) {
     listed++;
     batch.push(digest);
-    if (batch.length >= COLLECT_BATCH) await sweep();
+    if (batch.length >= DELETE_BATCH) {
+      deleted += (await deleteUnnamed(engine, blobs, tenant, batch)).length;
+      batch = [];
+    }
   }
-  await sweep();
+  deleted += (await deleteUnnamed(engine, blobs, tenant, batch)).length;
   return { listed, deleted };
 }

@@ -1,4 +1,4 @@
-import { namedBlobs } from '../blob/named.js';
+import { deleteUnnamed, namedBlobs } from '../blob/named.js';
 import { type CairnError, corrupt, invalidArgument as invalid, unavailable } from '../errors.js';
 import { authorize } from '../identity/access-gate.js';
 import * as log from '../log/session-log.js';
@@ -8,9 +8,6 @@ import type { LocalDeskStore } from './local-store.js';
 import { dirNode, loadDir } from './model.js';
 import type { ObjectStore } from './objects.js';
 import { lockDesk } from './rows.js';
-
-/** Pack files deleted per transaction by a sweep. */
-const DELETE_BATCH = 200;
 
 /**
  * Integrity and garbage collection of a tenant's desk objects: they run where
@@ -220,16 +217,10 @@ export async function collectGarbage(
   report.marked = live.size;
   // The pack files, a couple of hundred at a time under the lock, each re-checked there: a pack put again
   // since (its row back) or named by another feature meanwhile stays (blob/named.ts).
-  for (let i = 0; i < doomedPacks.length; i += DELETE_BATCH) {
-    const batch = doomedPacks.slice(i, i + DELETE_BATCH);
-    await engine.write(tenant, async (tx) => {
-      await lockDesk(tx, tenant);
-      const named = await namedBlobs(tx, tenant, batch);
-      for (const digest of batch) if (!named.has(digest)) await blobs.delete(tenant, digest);
-    });
+  await deleteUnnamed(engine, blobs, tenant, doomedPacks, (batch) => {
     report.removedPacks += batch.length;
     progress?.('sweep', report.removedPacks);
-  }
+  });
   return report;
 }
 
