@@ -65,11 +65,14 @@ export const BROWSER: Bundle = {
 };
 export const BROWSER_BUNDLE = BROWSER.out;
 
-/** The CLI's bundle: every source (a command line reaches nearly all of them through its dynamic imports). */
+/**
+ * The CLI's bundle: every source (a command line reaches nearly all of them
+ * through its dynamic imports), and what records and reads its code cache.
+ */
 export const CLI: Bundle = {
   out: 'dist/cli-bundle/main.js',
   config: 'vite.cli.config.ts',
-  sources: (root) => allSources(root),
+  sources: (root) => [...allSources(root), 'scripts/cli-cache.mjs', 'bin/code-cache.js'],
   script: 'build:cli',
 };
 
