@@ -180,6 +180,9 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     // A derived artifact: its input the tenant's own.
     publishArtifact: { name: 'derived.txt', inputs: [ids.artifact], snapshot: undefined },
     setArtifactQuota: { bytes: 1_000_000_000 },
+    // The audit tree's own numbers (auditCheckpoint, before them in the table, signs one).
+    auditProof: { entry: 0 },
+    auditConsistency: { from: 1, to: undefined },
     attachedAt: { host: HOST, paths: [ids.dir] },
     deskCommit: {
       id: newId('snapshot'),

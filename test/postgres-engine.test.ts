@@ -100,7 +100,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(9);
+    expect(CURRENT_FORMAT_VERSION).toBe(10);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');
@@ -299,6 +299,8 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
       inputs: [first.id],
     });
     await fabric.setArtifactQuota({ bytes: 1_000_000 });
+    // The audit tree: its tiles and a signed checkpoint.
+    await fabric.auditCheckpoint({});
     return { tenant: created.tenant, who, fabric, session: session.id, blob };
   }
 

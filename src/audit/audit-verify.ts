@@ -2,6 +2,7 @@ import { LogWitness } from '../log/audit-witness.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
+import { verifyTree } from './tree.js';
 
 const PAGE = 2000;
 
@@ -70,6 +71,6 @@ async function verifyIn(tx: SqlExecutor, tenant: string): Promise<AuditReport> {
   if (!head || head.seq !== last || head.hash !== prev) {
     return done(`the chain head names entry ${head?.seq ?? '(none)'} but the chain ends at entry ${last}`);
   }
-  const firstBreak = await log.finish(last);
+  const firstBreak = (await log.finish(last)) ?? (await verifyTree(tx, tenant, last));
   return report(last, log.eventCount, firstBreak);
 }

@@ -33,12 +33,46 @@ CREATE TABLE audit_heads (
 )${t.clustered};`;
 }
 
+/** The Merkle tree over the entries (tree.ts), its signed checkpoints, and each tenant's signing key. */
+function treeTables(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE audit_trees (
+  tenant TEXT PRIMARY KEY,
+  size ${t.bigint} NOT NULL
+)${t.clustered};
+CREATE TABLE audit_tiles (
+  tenant TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  idx ${t.bigint} NOT NULL,
+  hashes ${t.bytes} NOT NULL,
+  PRIMARY KEY (tenant, level, idx)
+)${t.clustered};
+CREATE TABLE audit_checkpoints (
+  tenant TEXT NOT NULL,
+  size ${t.bigint} NOT NULL,
+  at ${t.bigint} NOT NULL,
+  root TEXT NOT NULL,
+  note TEXT NOT NULL,
+  PRIMARY KEY (tenant, size)
+)${t.clustered};
+CREATE TABLE audit_keys (
+  tenant TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  seed ${t.bytes},
+  created_at ${t.bigint} NOT NULL
+)${t.clustered};`;
+}
+
 const AUDIT_OWN = ['audit_entries', 'audit_payloads', 'audit_heads'] as const;
+/** The tables format 10 added (tests take a store back to an earlier format by dropping them). */
+export const AUDIT_TREE_TABLES = ['audit_trees', 'audit_tiles', 'audit_checkpoints', 'audit_keys'] as const;
 
 export const AUDIT_TABLES: FeatureTables = {
   folder: 'audit',
-  tables: AUDIT_OWN,
-  rowSecured: AUDIT_OWN,
+  tables: [...AUDIT_OWN, ...AUDIT_TREE_TABLES],
+  rowSecured: [...AUDIT_OWN, ...AUDIT_TREE_TABLES],
   migrations: [
     {
       version: 1,
@@ -46,6 +80,13 @@ export const AUDIT_TABLES: FeatureTables = {
       sqlite: auditTables('sqlite'),
       postgres: `${auditTables('postgres')}
 ${rowLevelSecurityOf(AUDIT_OWN)}`,
+    },
+    {
+      version: 10,
+      name: 'audit tree: tiles, checkpoints, the signing key',
+      sqlite: treeTables('sqlite'),
+      postgres: `${treeTables('postgres')}
+${rowLevelSecurityOf(AUDIT_TREE_TABLES)}`,
     },
   ],
 };

@@ -9,6 +9,7 @@ export const COMMAND_FILES = {
   store: async (): Promise<Command[]> => (await import('./store-commands.js')).STORE_COMMANDS,
   doctor: async (): Promise<Command[]> => (await import('./doctor-command.js')).DOCTOR_COMMANDS,
   fabric: async (): Promise<Command[]> => (await import('./fabric-commands.js')).FABRIC_COMMANDS,
+  audit: async (): Promise<Command[]> => (await import('../audit/cli.js')).AUDIT_COMMANDS,
   desk: async (): Promise<Command[]> => (await import('./desk-commands.js')).DESK_COMMANDS,
   unit: async (): Promise<Command[]> => (await import('./unit-commands.js')).UNIT_COMMANDS,
   memory: async (): Promise<Command[]> => (await import('./memory-commands.js')).MEMORY_COMMANDS,

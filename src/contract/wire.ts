@@ -176,6 +176,46 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       path: '/v1/audit/verify',
     },
   },
+  auditCheckpoint: {
+    name: 'auditCheckpoint',
+    feature: 'audit',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/audit/checkpoint',
+    },
+  },
+  auditProof: {
+    name: 'auditProof',
+    feature: 'audit',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/audit/proof',
+    },
+  },
+  auditConsistency: {
+    name: 'auditConsistency',
+    feature: 'audit',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/audit/consistency',
+    },
+  },
+  auditKey: {
+    name: 'auditKey',
+    feature: 'audit',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/audit/key',
+    },
+  },
   listCredentials: {
     name: 'listCredentials',
     feature: 'keys',

@@ -1,0 +1,90 @@
+/**
+ * The audit log's Merkle tree in the shape of RFC 9162 §2.1: a leaf is
+ * `SHA-256(0x00 ‖ entry)`, an inner node `SHA-256(0x01 ‖ left ‖ right)`, the
+ * tree over n leaves splits at the largest power of two below n. Proofs are
+ * computed from the hashes of perfect subtrees (`NodeSource`: ./tiles.ts keeps
+ * them); this file knows nothing of storage. docs/design/audit.md.
+ */
+import { createHash } from 'node:crypto';
+
+export const HASH_BYTES = 32;
+
+export function leafHash(entry: Uint8Array): Buffer {
+  return createHash('sha256').update(Uint8Array.of(0)).update(entry).digest();
+}
+
+export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
+  return createHash('sha256').update(Uint8Array.of(1)).update(left).update(right).digest();
+}
+
+/** The root of the empty tree: SHA-256 of nothing. */
+export const EMPTY_ROOT = createHash('sha256').digest();
+
+/** The hashes of the perfect subtrees of a tree: `node(height, index)` covers leaves [index·2^height, (index+1)·2^height). */
+export interface NodeSource {
+  node(height: number, index: number): Promise<Buffer>;
+}
+
+/** The largest power of two strictly below n (n ≥ 2). */
+export function splitOf(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+const isPowerOfTwo = (n: number) => n > 0 && 2 ** Math.floor(Math.log2(n)) === n;
+
+/** MTH of the leaves [from, to): a perfect subtree's stored hash, or its two halves hashed. */
+export async function rangeHash(source: NodeSource, from: number, to: number): Promise<Buffer> {
+  const n = to - from;
+  if (n === 0) return EMPTY_ROOT;
+  if (isPowerOfTwo(n) && from % n === 0) return source.node(Math.log2(n), from / n);
+  const k = splitOf(n);
+  return nodeHash(await rangeHash(source, from, from + k), await rangeHash(source, from + k, to));
+}
+
+/** The root of the tree of the first `size` leaves. */
+export function rootAt(source: NodeSource, size: number): Promise<Buffer> {
+  return rangeHash(source, 0, size);
+}
+
+/** RFC 9162 §2.1.3.1: the audit path of leaf `index` in the tree of `size` leaves, leaf to root. */
+export async function inclusionPath(source: NodeSource, index: number, size: number): Promise<Buffer[]> {
+  const path: Buffer[] = [];
+  // Walked root-down; each step's sibling is the last hash the path needs, so they are gathered in reverse.
+  let from = 0;
+  let to = size;
+  while (to - from > 1) {
+    const k = splitOf(to - from);
+    if (index < from + k) {
+      path.push(await rangeHash(source, from + k, to));
+      to = from + k;
+    } else {
+      path.push(await rangeHash(source, from, from + k));
+      from += k;
+    }
+  }
+  return path.reverse();
+}
+
+/** RFC 9162 §2.1.4.1: the consistency path from the tree of `from` leaves to the tree of `to` (0 < from ≤ to). */
+export async function consistencyPath(source: NodeSource, from: number, to: number): Promise<Buffer[]> {
+  const path: Buffer[] = [];
+  // SUBPROOF(m, D[start:end], whole), walked root-down: each level's sibling comes after its subtree's proof.
+  let start = 0;
+  let end = to;
+  let whole = true;
+  while (from !== end) {
+    const k = splitOf(end - start);
+    if (from - start <= k) {
+      path.push(await rangeHash(source, start + k, end));
+      end = start + k;
+    } else {
+      path.push(await rangeHash(source, start, start + k));
+      start += k;
+      whole = false;
+    }
+  }
+  if (!whole) path.push(await rangeHash(source, start, end));
+  return path.reverse();
+}
