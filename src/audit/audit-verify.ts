@@ -2,7 +2,7 @@ import { LogWitness } from '../log/audit-witness.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
-import { verifyTree } from './tree.js';
+import { verifyTree } from './tree-verify.js';
 
 const PAGE = 2000;
 

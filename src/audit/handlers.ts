@@ -3,7 +3,9 @@ import { internal } from '../errors.js';
 import type { Handlers } from '../ops/op.js';
 import { verifyAuditChain } from './audit-verify.js';
 import type { AUDIT_CONTRACT } from './contract.js';
-import { consistencyProof, inclusionProof, integrate, publicKey } from './tree.js';
+import { consistencyProof, inclusionProof } from './proofs.js';
+import { publicKey } from './signing-key.js';
+import { integrate } from './tree.js';
 
 export const AUDIT_HANDLERS: Handlers<typeof AUDIT_CONTRACT> = {
   verifyAudit: (ctx) => verifyAuditChain(ctx.engine, ctx.who.tenant),

@@ -1,32 +1,14 @@
-/**
- * The audit log's Merkle tree as stored (format 10, docs/design/audit.md):
- * each tenant's entries are the leaves, in order, entry i being the chain's
- * `seq` i + 1. The tree is kept as tiles: tile `idx` of level L holds, as 32-byte
- * hashes side by side, the nodes of height 8·L numbered idx·256 … idx·256 + 255
- * (a partial last tile holds fewer, and grows). Appends do not touch it: the
- * entries not yet in the tree are integrated in a batch when a checkpoint is
- * asked for, which signs the new tree's root.
- */
-import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../digest.js';
-import { corrupt, invalidArgument, notFound } from '../errors.js';
+import { corrupt } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
-import type { AuditBreak } from '../types.js';
-import {
-  consistencyPath,
-  HASH_BYTES,
-  inclusionPath,
-  leafHash,
-  type NodeSource,
-  nodeHash,
-  rootAt,
-} from './merkle.js';
-import { AuditKey, checkpointBody, noteSignedBy, verifierKeyOf } from './note.js';
+import { HASH_BYTES, leafHash, type NodeSource, nodeHash, rootAt } from './merkle.js';
+import { checkpointBody } from './note.js';
+import { originOf, tenantKey } from './signing-key.js';
 
 export const TILE_WIDTH = 256;
 const TILE_HEIGHT = 8;
 /** The most entries one transaction integrates: a long backlog is taken in several, each signed. */
-const BATCH = 16_384;
+export const BATCH = 16_384;
 
 /** An audit entry as a leaf: the canonical (RFC 8785) JSON of these fields, UTF-8. */
 export interface LeafFields {
@@ -56,7 +38,7 @@ export function leafEntry(row: LeafFields): string {
 export const leafOf = (row: LeafFields): Buffer => leafHash(Buffer.from(leafEntry(row), 'utf8'));
 
 /** The hash of `hashes.length` (a power of two) adjacent nodes' subtree. */
-function perfectHash(hashes: readonly Buffer[]): Buffer {
+export function perfectHash(hashes: readonly Buffer[]): Buffer {
   let level = hashes;
   while (level.length > 1) {
     const up: Buffer[] = [];
@@ -144,29 +126,6 @@ async function extend(tiles: Tiles, level: number, count: number, fresh: Buffer[
   if (completed.length > 0) await extend(tiles, level + 1, Math.floor(count / TILE_WIDTH), completed);
 }
 
-/** The tenant's signing key, made on its first checkpoint; its seed stays in the store (docs/design/audit.md). */
-export async function tenantKey(tx: SqlExecutor, tenant: string, now: number): Promise<AuditKey> {
-  const load = () =>
-    tx.get<{ name: string; seed: Uint8Array }>('SELECT name, seed FROM audit_keys WHERE tenant = ?', [
-      tenant,
-    ]);
-  let row = await load();
-  if (!row) {
-    const seed = randomBytes(32);
-    const key = new AuditKey(`cairn-audit-${randomBytes(4).toString('hex')}`, seed);
-    await tx.run(
-      'INSERT INTO audit_keys (tenant, name, public_key, seed, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant) DO NOTHING',
-      [tenant, key.name, key.publicKey.toString('hex'), seed, now],
-    );
-    row = await load();
-    if (!row) throw corrupt('the audit key was written and is not there');
-  }
-  return new AuditKey(row.name, Buffer.from(row.seed));
-}
-
-/** The origin line of a tenant's checkpoints: the key's name and the tenant. */
-export const originOf = (key: AuditKey, tenant: string) => `${key.name}/${tenant}`;
-
 export interface Checkpoint {
   size: number;
   /** hex */
@@ -233,189 +192,7 @@ export async function latestCheckpoint(tx: SqlExecutor, tenant: string): Promise
 }
 
 /** How many entries the tenant's tree holds (those integrated). */
-async function treeSize(tx: SqlExecutor, tenant: string): Promise<number> {
+export async function treeSize(tx: SqlExecutor, tenant: string): Promise<number> {
   const row = await tx.get<{ size: number }>('SELECT size FROM audit_trees WHERE tenant = ?', [tenant]);
   return Number(row?.size ?? 0);
-}
-
-/** `size`, or the latest checkpoint's, checked against what the tree holds. */
-async function sizeFor(tx: SqlExecutor, tenant: string, size: number | undefined): Promise<number> {
-  const integrated = await treeSize(tx, tenant);
-  const chosen = size ?? (await latestCheckpoint(tx, tenant))?.size;
-  if (chosen === undefined)
-    throw notFound('no audit checkpoint has been signed yet: ask for a checkpoint first', {
-      resource: 'audit checkpoint',
-    });
-  if (chosen > integrated)
-    throw invalidArgument(
-      `the audit tree holds ${integrated} entries, fewer than ${chosen}: ask for a checkpoint first, then for a tree size up to its size`,
-      { field: 'size' },
-    );
-  return chosen;
-}
-
-const hex = (hashes: readonly Buffer[]) => hashes.map((h) => h.toString('hex'));
-
-/** RFC 9162 inclusion proof of entry `index` in the tree of `size` entries (the latest checkpoint's by default). */
-export async function inclusionProof(tx: SqlExecutor, tenant: string, index: number, size?: number) {
-  const n = await sizeFor(tx, tenant, size);
-  if (index >= n)
-    throw invalidArgument(`entry ${index} is beyond the tree of ${n} entries (entries are numbered from 0)`, {
-      field: 'entry',
-    });
-  const row = await tx.get<LeafFields>(
-    `SELECT tenant, seq, at, actor, action, resource_type, resource_id, commitment
-     FROM audit_entries WHERE tenant = ? AND seq = ?`,
-    [tenant, index + 1],
-  );
-  if (!row)
-    throw corrupt(`audit entry ${index} of tenant ${tenant} is missing: the store was changed outside Cairn`);
-  const tiles = new Tiles(tx, tenant);
-  const leaf = await tiles.node(0, index);
-  const entry = leafEntry({ ...row, seq: Number(row.seq), at: Number(row.at) });
-  return {
-    index,
-    size: n,
-    entry,
-    leafHash: leaf.toString('hex'),
-    root: (await rootAt(tiles, n)).toString('hex'),
-    path: hex(await inclusionPath(tiles, index, n)),
-  };
-}
-
-/** RFC 9162 consistency proof between the trees of `from` and `to` entries. */
-export async function consistencyProof(tx: SqlExecutor, tenant: string, from: number, to?: number) {
-  const n = await sizeFor(tx, tenant, to);
-  if (from < 1 || from > n)
-    throw invalidArgument(
-      `a consistency proof runs from a tree of 1 to ${n} entries to a larger or equal one: ${from} is not in that range`,
-      { field: 'from' },
-    );
-  const tiles = new Tiles(tx, tenant);
-  return {
-    from,
-    to: n,
-    fromRoot: (await rootAt(tiles, from)).toString('hex'),
-    toRoot: (await rootAt(tiles, n)).toString('hex'),
-    path: hex(await consistencyPath(tiles, from, n)),
-  };
-}
-
-/** The tenant's audit signing key, public parts only. */
-export async function publicKey(tx: SqlExecutor, tenant: string) {
-  const row = await tx.get<{ name: string; public_key: string }>(
-    'SELECT name, public_key FROM audit_keys WHERE tenant = ?',
-    [tenant],
-  );
-  if (!row)
-    throw notFound('no audit checkpoint has been signed yet: ask for a checkpoint first', {
-      resource: 'audit key',
-    });
-  const raw = Buffer.from(row.public_key, 'hex');
-  return {
-    name: row.name,
-    publicKey: row.public_key,
-    verifierKey: verifierKeyOf(row.name, raw),
-    algorithm: 'Ed25519' as const,
-  };
-}
-
-/**
- * `audit verify`'s check of the tree: every stored tile is what the entries
- * hash to (no more, no fewer), and every checkpoint's root is the tree's at
- * its size, its note the body it states, signed by the tenant's key. The
- * first break found, or null.
- */
-export async function verifyTree(
-  tx: SqlExecutor,
-  tenant: string,
-  entries: number,
-): Promise<AuditBreak | null> {
-  const size = await treeSize(tx, tenant);
-  if (size > entries)
-    return { seq: entries, reason: `the audit tree holds ${size} entries, the chain ${entries}` };
-  const tiles = new Tiles(tx, tenant);
-  const pending: Buffer[][] = [];
-  let stored = 0;
-  /** Compares a tile as the entries make it with the stored one; a full one's hash goes up a level. */
-  const settle = async (level: number, idx: number, made: Buffer[]): Promise<AuditBreak | null> => {
-    const have = await tiles.tile(level, idx);
-    stored++;
-    const first = made.findIndex((h, i) => !have[i]?.equals(h));
-    if (first >= 0 || have.length !== made.length) {
-      const at = (idx * TILE_WIDTH + Math.max(first, 0)) * TILE_WIDTH ** level;
-      return {
-        seq: at + 1,
-        reason: `audit tree tile ${level}/${idx} was altered (it does not match the entries)`,
-      };
-    }
-    if (made.length === TILE_WIDTH) return push(level + 1, perfectHash(made));
-    return null;
-  };
-  const counts: number[] = [];
-  const push = async (level: number, hash: Buffer): Promise<AuditBreak | null> => {
-    const tile = pending[level] ?? [];
-    pending[level] = tile;
-    tile.push(hash);
-    if (tile.length < TILE_WIDTH) return null;
-    const idx = counts[level] ?? 0;
-    counts[level] = idx + 1;
-    pending[level] = [];
-    return settle(level, idx, tile);
-  };
-  for (let seq = 0; seq < size; ) {
-    const rows = await tx.all<LeafFields>(
-      `SELECT tenant, seq, at, actor, action, resource_type, resource_id, commitment
-       FROM audit_entries WHERE tenant = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
-      [tenant, seq, size, BATCH],
-    );
-    if (rows.length === 0) return { seq: seq + 1, reason: `audit entry ${seq + 1} is missing` };
-    for (const row of rows) {
-      const broken = await push(0, leafOf({ ...row, seq: Number(row.seq), at: Number(row.at) }));
-      if (broken) return broken;
-    }
-    seq += rows.length;
-  }
-  for (let level = 0; level < pending.length; level++) {
-    const tile = pending[level] ?? [];
-    if (tile.length === 0) continue;
-    const broken = await settle(level, counts[level] ?? 0, tile);
-    if (broken) return broken;
-  }
-  const row = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_tiles WHERE tenant = ?', [tenant]);
-  if (Number(row?.n) !== stored)
-    return { seq: size, reason: 'the audit tree holds tiles its entries do not make' };
-  return verifyCheckpoints(tx, tenant, tiles, size);
-}
-
-async function verifyCheckpoints(
-  tx: SqlExecutor,
-  tenant: string,
-  tiles: Tiles,
-  size: number,
-): Promise<AuditBreak | null> {
-  const key = await tx.get<{ name: string; public_key: string }>(
-    'SELECT name, public_key FROM audit_keys WHERE tenant = ?',
-    [tenant],
-  );
-  let after = -1;
-  for (;;) {
-    const rows = await tx.all<Checkpoint>(
-      'SELECT size, root, at, note FROM audit_checkpoints WHERE tenant = ? AND size > ? ORDER BY size LIMIT 1000',
-      [tenant, after],
-    );
-    if (rows.length === 0) return null;
-    for (const row of rows) {
-      const n = Number(row.size);
-      const broken = (reason: string) => ({ seq: n, reason: `audit checkpoint of size ${n} ${reason}` });
-      if (n > size) return broken(`is past the tree's ${size} entries`);
-      if (!key) return broken('has no key to check its signature by');
-      const root = await rootAt(tiles, n);
-      if (row.root !== root.toString('hex')) return broken('names a root the tree does not have');
-      const body = checkpointBody(`${key.name}/${tenant}`, n, root, Number(row.at));
-      if (!noteSignedBy(row.note, body, key.name, Buffer.from(key.public_key, 'hex')))
-        return broken('was altered: its note is not the tenant key’s signature of its size, root and time');
-      after = n;
-    }
-  }
 }

@@ -1,0 +1,68 @@
+/** Inclusion and consistency proofs (RFC 9162 §2.1.3–2.1.4) from a tenant's stored tree (./tree.ts). */
+import { corrupt, invalidArgument, notFound } from '../errors.js';
+import type { SqlExecutor } from '../storage/engine.js';
+import { consistencyPath, inclusionPath, rootAt } from './merkle.js';
+import { type LeafFields, latestCheckpoint, leafEntry, Tiles, treeSize } from './tree.js';
+
+/** `size`, or the latest checkpoint's, checked against what the tree holds. */
+async function sizeFor(tx: SqlExecutor, tenant: string, size: number | undefined): Promise<number> {
+  const integrated = await treeSize(tx, tenant);
+  const chosen = size ?? (await latestCheckpoint(tx, tenant))?.size;
+  if (chosen === undefined)
+    throw notFound('no audit checkpoint has been signed yet: ask for a checkpoint first', {
+      resource: 'audit checkpoint',
+    });
+  if (chosen > integrated)
+    throw invalidArgument(
+      `the audit tree holds ${integrated} entries, fewer than ${chosen}: ask for a checkpoint first, then for a tree size up to its size`,
+      { field: 'size' },
+    );
+  return chosen;
+}
+
+const hex = (hashes: readonly Buffer[]) => hashes.map((h) => h.toString('hex'));
+
+/** RFC 9162 inclusion proof of entry `index` in the tree of `size` entries (the latest checkpoint's by default). */
+export async function inclusionProof(tx: SqlExecutor, tenant: string, index: number, size?: number) {
+  const n = await sizeFor(tx, tenant, size);
+  if (index >= n)
+    throw invalidArgument(`entry ${index} is beyond the tree of ${n} entries (entries are numbered from 0)`, {
+      field: 'entry',
+    });
+  const row = await tx.get<LeafFields>(
+    `SELECT tenant, seq, at, actor, action, resource_type, resource_id, commitment
+     FROM audit_entries WHERE tenant = ? AND seq = ?`,
+    [tenant, index + 1],
+  );
+  if (!row)
+    throw corrupt(`audit entry ${index} of tenant ${tenant} is missing: the store was changed outside Cairn`);
+  const tiles = new Tiles(tx, tenant);
+  const leaf = await tiles.node(0, index);
+  const entry = leafEntry({ ...row, seq: Number(row.seq), at: Number(row.at) });
+  return {
+    index,
+    size: n,
+    entry,
+    leafHash: leaf.toString('hex'),
+    root: (await rootAt(tiles, n)).toString('hex'),
+    path: hex(await inclusionPath(tiles, index, n)),
+  };
+}
+
+/** RFC 9162 consistency proof between the trees of `from` and `to` entries. */
+export async function consistencyProof(tx: SqlExecutor, tenant: string, from: number, to?: number) {
+  const n = await sizeFor(tx, tenant, to);
+  if (from < 1 || from > n)
+    throw invalidArgument(
+      `a consistency proof runs from a tree of 1 to ${n} entries to a larger or equal one: ${from} is not in that range`,
+      { field: 'from' },
+    );
+  const tiles = new Tiles(tx, tenant);
+  return {
+    from,
+    to: n,
+    fromRoot: (await rootAt(tiles, from)).toString('hex'),
+    toRoot: (await rootAt(tiles, n)).toString('hex'),
+    path: hex(await consistencyPath(tiles, from, n)),
+  };
+}
