@@ -24,6 +24,7 @@ const BENCHES = [
   'memory-quality.mjs',
   'memory-vectors.mjs',
   'artifacts.mjs',
+  'audit.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);

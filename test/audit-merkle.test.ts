@@ -290,7 +290,16 @@ describe('audit verify finds an altered tree or checkpoint', () => {
       await again.close();
     }
   };
-  const flipTile = (level: number, idx: number, at: number) => (db: Database.Database) => {
+  /** Flips a bit of tile `idx` of `level` (-1: the level's last tile, which is partial here). */
+  const flipTile = (level: number, at: number, idxOrLast: number) => (db: Database.Database) => {
+    const last = db
+      .prepare('SELECT MAX(idx) AS idx, length(hashes) AS n FROM audit_tiles WHERE level = ?')
+      .get(level) as {
+      idx: number;
+      n: number;
+    };
+    if (idxOrLast < 0) expect(last.n).toBeLessThan(16 * 32);
+    const idx = idxOrLast < 0 ? last.idx : idxOrLast;
     const row = db.prepare('SELECT hashes FROM audit_tiles WHERE level = ? AND idx = ?').get(level, idx) as {
       hashes: Buffer;
     };
@@ -299,9 +308,10 @@ describe('audit verify finds an altered tree or checkpoint', () => {
   };
 
   it.each([
-    ['a leaf in a full tile', flipTile(0, 0, 5 * 32 + 3)],
-    ['a leaf in the partial tile', flipTile(0, 2, 1)],
-    ['a node of the level above', flipTile(1, 0, 33)],
+    ['a leaf in a full tile', flipTile(0, 5 * 32 + 3, 0)],
+    ['a leaf in the partial tile', flipTile(0, 1, -1)],
+    ['a node of the level above', flipTile(1, 33, 0)],
+    ['a node two levels above', flipTile(2, 7, 0)],
     [
       'a tile cut short',
       (db: Database.Database) =>

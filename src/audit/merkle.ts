@@ -5,20 +5,38 @@
  * computed from the hashes of perfect subtrees (`NodeSource`: ./tiles.ts keeps
  * them); this file knows nothing of storage. docs/design/audit.md.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 export const HASH_BYTES = 32;
 
+/**
+ * SHA-256 of one buffer: node:crypto's one-shot `hash` (Node ≥ 20.12), about
+ * 1.5× the speed of a `createHash` per small input, which is what a tree is
+ * made of; `createHash` where it is missing.
+ */
+const sha256: (data: Uint8Array) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (data) => crypto.hash('sha256', data, 'buffer') as unknown as Buffer
+    : (data) => crypto.createHash('sha256').update(data).digest();
+
 export function leafHash(entry: Uint8Array): Buffer {
-  return createHash('sha256').update(Uint8Array.of(0)).update(entry).digest();
+  const input = Buffer.allocUnsafe(entry.length + 1);
+  input[0] = 0;
+  input.set(entry, 1);
+  return sha256(input);
 }
 
+/** 0x01 ‖ left ‖ right, written in place: hashing is synchronous, so one buffer serves every node. */
+const NODE_INPUT = Buffer.alloc(1 + 2 * HASH_BYTES, 1);
+
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256').update(Uint8Array.of(1)).update(left).update(right).digest();
+  NODE_INPUT.set(left, 1);
+  NODE_INPUT.set(right, 1 + HASH_BYTES);
+  return sha256(NODE_INPUT);
 }
 
 /** The root of the empty tree: SHA-256 of nothing. */
-export const EMPTY_ROOT = createHash('sha256').digest();
+export const EMPTY_ROOT = sha256(new Uint8Array(0));
 
 /** The hashes of the perfect subtrees of a tree: `node(height, index)` covers leaves [index·2^height, (index+1)·2^height). */
 export interface NodeSource {

@@ -4,6 +4,19 @@ import type { SqlExecutor } from '../storage/engine.js';
 import { consistencyPath, inclusionPath, rootAt } from './merkle.js';
 import { type LeafFields, latestCheckpoint, leafEntry, Tiles, treeSize } from './tree.js';
 
+/**
+ * The root of the tree of `size` entries: a signed checkpoint's, stored, when
+ * one is of that size (`audit verify` holds it to the tiles); else hashed up
+ * from the tiles.
+ */
+async function rootOf(tx: SqlExecutor, tiles: Tiles, tenant: string, size: number): Promise<string> {
+  const signed = await tx.get<{ root: string }>(
+    'SELECT root FROM audit_checkpoints WHERE tenant = ? AND size = ?',
+    [tenant, size],
+  );
+  return signed?.root ?? (await rootAt(tiles, size)).toString('hex');
+}
+
 /** `size`, or the latest checkpoint's, checked against what the tree holds. */
 async function sizeFor(tx: SqlExecutor, tenant: string, size: number | undefined): Promise<number> {
   const integrated = await treeSize(tx, tenant);
@@ -44,7 +57,7 @@ export async function inclusionProof(tx: SqlExecutor, tenant: string, index: num
     size: n,
     entry,
     leafHash: leaf.toString('hex'),
-    root: (await rootAt(tiles, n)).toString('hex'),
+    root: await rootOf(tx, tiles, tenant, n),
     path: hex(await inclusionPath(tiles, index, n)),
   };
 }
@@ -61,8 +74,8 @@ export async function consistencyProof(tx: SqlExecutor, tenant: string, from: nu
   return {
     from,
     to: n,
-    fromRoot: (await rootAt(tiles, from)).toString('hex'),
-    toRoot: (await rootAt(tiles, n)).toString('hex'),
+    fromRoot: await rootOf(tx, tiles, tenant, from),
+    toRoot: await rootOf(tx, tiles, tenant, n),
     path: hex(await consistencyPath(tiles, from, n)),
   };
 }

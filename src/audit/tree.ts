@@ -1,3 +1,12 @@
+/**
+ * The audit log's Merkle tree as stored (format 10, docs/design/audit.md):
+ * each tenant's entries are the leaves, in order, entry i being the chain's
+ * `seq` i + 1. The tree is kept as tiles: tile `idx` of level L holds, as
+ * 32-byte hashes side by side, the nodes of height 4·L numbered idx·16 …
+ * idx·16 + 15 (a partial last tile holds fewer, and grows). Appends do not
+ * touch it: the entries not yet in the tree are integrated in a batch when a
+ * checkpoint is asked for, which signs the new tree's root.
+ */
 import { canonicalJson } from '../digest.js';
 import { corrupt } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
@@ -5,8 +14,13 @@ import { HASH_BYTES, leafHash, type NodeSource, nodeHash, rootAt } from './merkl
 import { checkpointBody } from './note.js';
 import { originOf, tenantKey } from './signing-key.js';
 
-export const TILE_WIDTH = 256;
-const TILE_HEIGHT = 8;
+/**
+ * 16 hashes a tile, 4 levels of the tree: a node is hashed up from at most 8
+ * of one tile's hashes, so a proof in a tree of a million entries hashes
+ * about 150 nodes, not about 1,000 as 256-wide tiles would make it.
+ */
+export const TILE_WIDTH = 16;
+const TILE_HEIGHT = 4;
 /** The most entries one transaction integrates: a long backlog is taken in several, each signed. */
 export const BATCH = 16_384;
 
