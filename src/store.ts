@@ -135,11 +135,21 @@ export class Store {
   /**
    * The operator's blob GC for one tenant: lists its blobs and deletes those
    * no row of any feature names (blob/named.ts) — what a crash between a
-   * removal's rows and its blobs leaked. `cairn gc` runs it on a local store.
+   * removal's rows and its blobs leaked — and the temporary files of puts
+   * killed more than `graceMs` (default an hour) ago. `cairn gc` runs it on a
+   * local store.
    */
-  async collectUnnamedBlobs(tenant: string): Promise<{ listed: number; deleted: number }> {
+  async collectUnnamedBlobs(
+    tenant: string,
+    options: { graceMs?: number } = {},
+  ): Promise<{ listed: number; deleted: number; temporary: number }> {
+    const graceMs = options.graceMs ?? 60 * 60 * 1000;
+    if (!Number.isSafeInteger(graceMs) || graceMs < 0)
+      throw invalidArgument(`graceMs is a whole number of milliseconds, not ${graceMs}`, {
+        field: 'graceMs',
+      });
     const { collectUnnamedBlobs } = await import('./blob/named.js');
-    return collectUnnamedBlobs(this.engine, this.blobs, tenant);
+    return collectUnnamedBlobs(this.engine, this.blobs, tenant, Date.now() - graceMs);
   }
 
   /** Verifies the audit chains of the named tenants. */

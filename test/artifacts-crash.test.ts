@@ -31,6 +31,7 @@
  * tsconfig.json` first.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +42,20 @@ import { openStoreFolder } from '../src/store-folder.js';
 import { contentOf } from './fixtures/artifact-content.mjs';
 import { randomInt, runToKill, STALL_MS, scratchRoot, spawnChild } from './support/kill.js';
 import { describeS3, freshBucket } from './support/s3.js';
+
+/** Temporary files (`.tmp-…`) under a blob folder: what a put killed before its rename leaves. */
+function temporaryFiles(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.startsWith('.tmp-')) found.push(join(dir, e.name));
+    }
+  };
+  walk(root);
+  return found;
+}
 
 const CHILD = fileURLToPath(new URL('./fixtures/artifact-publish-child.mjs', import.meta.url));
 
@@ -100,7 +115,16 @@ async function crashRounds(rounds: number, s3?: S3Options) {
   const removalsAcked = new Set<string>();
   const removalsBegun = new Set<string>();
   const refused = new Set<string>();
-  const tally = { kills: 0, acks: 0, removed: 0, sweeps: 0, committedUnacked: 0, abandoned: 0, leaked: 0 };
+  const tally = {
+    kills: 0,
+    acks: 0,
+    removed: 0,
+    sweeps: 0,
+    committedUnacked: 0,
+    abandoned: 0,
+    leaked: 0,
+    temporary: 0,
+  };
   let present: { m: string; id: string }[] = [];
 
   for (let round = 0; round < rounds; round++) {
@@ -178,7 +202,11 @@ async function crashRounds(rounds: number, s3?: S3Options) {
         .map((a) => ({ m: a.name, id: a.id }));
 
       tally.abandoned += (await fabric.sweepArtifacts({ graceMs: 0 })).abandoned;
-      tally.leaked += (await store.collectUnnamedBlobs(who.tenant)).deleted;
+      // The child is dead: no put is running, so every temporary file is a killed put's (no grace).
+      const collected = await store.collectUnnamedBlobs(who.tenant, { graceMs: 0 });
+      tally.leaked += collected.deleted;
+      tally.temporary += collected.temporary;
+      if (!s3) expect(temporaryFiles(join(dir, 'blobs')), 'temporary files left').toEqual([]);
       const { writing, chunks } = await store.engine.read(who.tenant, async (tx) => ({
         writing: await tx.all("SELECT id FROM artifacts WHERE tenant = ? AND state = 'writing'", [
           who.tenant,

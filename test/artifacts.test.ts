@@ -294,7 +294,7 @@ function artifactSuite(backend: Backend) {
     expect(first.deleted).toBe(2);
     for (const digest of leaked) expect(await store.blobs.has(who.tenant, digest)).toBe(false);
     const again = await store.collectUnnamedBlobs(who.tenant);
-    expect(again).toEqual({ listed: first.listed - 2, deleted: 0 });
+    expect(again).toEqual({ listed: first.listed - 2, deleted: 0, temporary: 0 });
     // Everything named is whole: both artifacts, and the workspace restores from its snapshot.
     expect(
       Buffer.from((await fabric.readArtifact({ artifact: artifact.id, length: report.length })).bytes),

@@ -207,6 +207,7 @@ interface Tally {
   restores: { workspace: number; scratch: number };
   abandonedPacks: number;
   gcRemovedPacks: number;
+  tempFilesSwept: number;
   /** Packs still announced-only at the end, which GC (no grace) must collect. */
   collectedAbandoned: number;
   tempFilesLeft: number;
@@ -226,6 +227,7 @@ const tally: Tally = {
   restores: { workspace: 0, scratch: 0 },
   abandonedPacks: 0,
   gcRemovedPacks: 0,
+  tempFilesSwept: 0,
   collectedAbandoned: 0,
   tempFilesLeft: 0,
   childMs: 0,
@@ -428,6 +430,12 @@ async function finalCheck(s: StoreState): Promise<void> {
     expect(before.unknown).toEqual([]);
     const gc = await desk.gc({ graceMs: 0 });
     tally.gcRemovedPacks += gc.removedPacks;
+    // The blob GC takes what killed puts left half-written (no writer runs now: no grace).
+    const temps = blobTempFiles(s.dir);
+    const blobs = await store.collectUnnamedBlobs(tenant, { graceMs: 0 });
+    expect(blobs.temporary, `${where}: temporary files swept`).toBe(temps);
+    expect(blobTempFiles(s.dir), `${where}: temporary files left`).toBe(0);
+    tally.tempFilesSwept += blobs.temporary;
     expect(gc.removedPacks, `${where}: packs removed`).toBeGreaterThanOrEqual(before.writing.length);
     tally.collectedAbandoned += before.writing.length;
     const after = await checkStore(desk, store, tenant, s, where);
@@ -509,7 +517,7 @@ describe('kill -9 of a desk checkpoint', () => {
         `${tally.editing} while editing; ${tally.acks} acks; exact restores: ${tally.restores.workspace} ` +
         `in place, ${tally.restores.scratch} into a second workspace; ${tally.abandonedPacks} packs ` +
         `announced by killed checkpoints, ${tally.collectedAbandoned} still abandoned at the end and ` +
-        `collected by GC (${tally.gcRemovedPacks} packs removed); blob temp files left: ${tally.tempFilesLeft}; ` +
+        `collected by GC (${tally.gcRemovedPacks} packs removed); blob temp files left by kills: ${tally.tempFilesLeft}, swept by the blob GC: ${tally.tempFilesSwept}; ` +
         `${tally.childMs} ms in children, ${tally.checkMs} ms checking`,
     );
   });

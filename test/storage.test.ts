@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,34 @@ describeBlobConformance('filesystem', async () => {
       writeFileSync(join(root, tenant, digest.slice(0, 2), digest), 'tampered'),
     close: async () => temp.remove(),
   };
+});
+
+describe('the folder engine’s temporary files', () => {
+  it('are swept when older than the cutoff, never listed, and a blob beside them stays', async () => {
+    await withTempDir(async (dir) => {
+      const tenant = 'tn_aaaaaaaaaaaaaaaaaaaaaaaaaa';
+      const blobs = new FsBlobStore(join(dir, 'blobs'));
+      const digest = await blobs.put(tenant, Buffer.from('a whole blob'));
+      const shard = join(dir, 'blobs', tenant, digest.slice(0, 2));
+      // What two puts killed before their rename left: one long ago, one just now (a writer still running).
+      const old = join(shard, '.tmp-0123456789abcdef');
+      const fresh = join(shard, '.tmp-fedcba9876543210');
+      writeFileSync(old, 'half of a blob');
+      writeFileSync(fresh, 'half of another');
+      const hourAgo = (Date.now() - 60 * 60 * 1000) / 1000;
+      utimesSync(old, hourAgo, hourAgo);
+      const listed: string[] = [];
+      for await (const d of blobs.list(tenant)) listed.push(d);
+      expect(listed).toEqual([digest]);
+      expect(await blobs.sweepTemporary(tenant, Date.now() - 60_000)).toBe(1);
+      expect(readdirSync(shard).sort()).toEqual([fresh.slice(shard.length + 1), digest].sort());
+      expect(await blobs.sweepTemporary(tenant, Date.now() + 1000)).toBe(1);
+      expect(readdirSync(shard)).toEqual([digest]);
+      expect((await blobs.get(tenant, digest)).toString()).toBe('a whole blob');
+      expect(await blobs.sweepTemporary('tn_bbbbbbbbbbbbbbbbbbbbbbbbbb', Date.now())).toBe(0);
+      await blobs.close();
+    });
+  });
 });
 
 describeBlobConformance(

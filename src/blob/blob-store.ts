@@ -29,6 +29,13 @@ export interface BlobStore {
    * and its blobs). A blob put or deleted during the walk may or may not be listed.
    */
   list(tenant: string): AsyncIterable<string>;
+  /**
+   * Deletes what killed puts of the tenant left half-written, last changed
+   * before `before` (ms since the epoch: a put still running is younger);
+   * resolves to how many. The folder engine's `.tmp-…` files; PostgreSQL and
+   * S3 write a blob whole or not at all, so there is never any (0).
+   */
+  sweepTemporary(tenant: string, before: number): Promise<number>;
   close(): Promise<void>;
 }
 

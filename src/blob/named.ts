@@ -77,7 +77,10 @@ export async function collectUnnamedBlobs(
   engine: Engine,
   blobs: BlobStore,
   tenant: string,
-): Promise<{ listed: number; deleted: number }> {
+  temporaryBefore: number,
+): Promise<{ listed: number; deleted: number; temporary: number }> {
+  // What killed puts left half-written first: no row names those, and they are no blob yet.
+  const temporary = await blobs.sweepTemporary(tenant, temporaryBefore);
   let listed = 0;
   let deleted = 0;
   let batch: string[] = [];
@@ -90,5 +93,5 @@ export async function collectUnnamedBlobs(
     }
   }
   deleted += (await deleteUnnamed(engine, blobs, tenant, batch)).length;
-  return { listed, deleted };
+  return { listed, deleted, temporary };
 }

@@ -487,11 +487,11 @@ const gc: DeskCommand = {
       // Artifacts keep their own retention: only those past their TTL (or left half-published) go.
       const artifacts = await fabric.sweepArtifacts(graceMs === undefined ? {} : { graceMs });
       // Last, the blobs no row names (a crash between a removal's rows and its blobs leaves them).
-      const blobs = await store.collectUnnamedBlobs(who.tenant);
+      const blobs = await store.collectUnnamedBlobs(who.tenant, graceMs === undefined ? {} : { graceMs });
       call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone, artifacts, blobs }, [
         `gc: ${reclaimed.length} abandoned workspaces reclaimed, ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.marked} objects live`,
         `gc: ${artifacts.expired} artifacts expired, ${artifacts.abandoned} half-published removed (${artifacts.freedBytes} bytes)`,
-        `gc: ${blobs.deleted} of ${blobs.listed} blobs deleted: nothing named them`,
+        `gc: ${blobs.deleted} of ${blobs.listed} blobs deleted: nothing named them; ${blobs.temporary} temporary files of killed writes removed`,
         ...leftAlone.map((w) =>
           w.reason === 'other-host'
             ? `left alone ${w.workspace} at ${w.dir}: on host ${w.host}, for the desk there`

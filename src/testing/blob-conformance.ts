@@ -83,6 +83,16 @@ export function describeBlobConformance(
       expect(after).toEqual(expect.arrayContaining(mine.slice(1)));
     });
 
+    it('sweeping temporary files deletes no blob, however late the cutoff', async () => {
+      const [t] = target.tenants;
+      const digest = await target.blobs.put(t, Buffer.from('a blob, not a leftover'));
+      expect(await target.blobs.sweepTemporary(t, Date.now() + 24 * 60 * 60 * 1000)).toBeGreaterThanOrEqual(
+        0,
+      );
+      expect(await target.blobs.has(t, digest)).toBe(true);
+      expect((await target.blobs.get(t, digest)).toString()).toBe('a blob, not a leftover');
+    });
+
     it('reports corrupt content instead of returning it', async () => {
       const [t] = target.tenants;
       const digest = await target.blobs.put(t, Buffer.from('precious bytes'));

@@ -12,6 +12,9 @@ import {
   verifiedBlob,
 } from '../blob-store.js';
 
+/** A put writes `<shard>/.tmp-<random>` first, then renames it to its digest. */
+const TEMP_PREFIX = '.tmp-';
+
 async function fsyncPath(path: string, flags: number): Promise<void> {
   const handle = await fs.open(path, flags);
   try {
@@ -75,7 +78,7 @@ export class FsBlobStore implements BlobStore {
     const { dir, file } = this.path(tenant, digest);
     if (await this.has(tenant, digest)) return digest;
     await this.makeDurableDir(dir);
-    const temp = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+    const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
     const handle = await fs.open(temp, 'wx', 0o600);
     try {
       await handle.writeFile(bytes);
@@ -134,7 +137,8 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async *list(tenant: string): AsyncGenerator<string> {
+  /** The tenant's shard folders and the names in each, sorted. */
+  private async *shards(tenant: string): AsyncGenerator<{ dir: string; shard: string; names: string[] }> {
     checkTenant(tenant);
     const root = join(this.root, tenant);
     const names = (dir: string) =>
@@ -144,10 +148,29 @@ export class FsBlobStore implements BlobStore {
       });
     for (const shard of (await names(root)).sort()) {
       if (!/^[0-9a-f]{2}$/.test(shard)) continue;
-      // A killed put's `.tmp-…` file is not a blob: it is never listed.
-      for (const name of (await names(join(root, shard))).sort())
-        if (DIGEST.test(name) && name.startsWith(shard)) yield name;
+      const dir = join(root, shard);
+      yield { dir, shard, names: (await names(dir)).sort() };
     }
+  }
+
+  async *list(tenant: string): AsyncGenerator<string> {
+    // A killed put's `.tmp-…` file is not a blob: it is never listed.
+    for await (const { shard, names } of this.shards(tenant))
+      for (const name of names) if (DIGEST.test(name) && name.startsWith(shard)) yield name;
+  }
+
+  async sweepTemporary(tenant: string, before: number): Promise<number> {
+    let swept = 0;
+    for await (const { dir, names } of this.shards(tenant)) {
+      for (const name of names.filter((n) => n.startsWith(TEMP_PREFIX))) {
+        const file = join(dir, name);
+        const stat = await fs.stat(file).catch(() => undefined);
+        if (!stat || stat.mtimeMs >= before) continue;
+        await fs.rm(file, { force: true });
+        swept++;
+      }
+    }
+    return swept;
   }
 
   async delete(tenant: string, digest: string): Promise<void> {

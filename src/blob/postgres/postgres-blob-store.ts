@@ -82,5 +82,10 @@ export class PostgresBlobStore implements BlobStore {
     }
   }
 
+  /** Nothing is ever half-written: a row is inserted whole in its transaction. */
+  async sweepTemporary(): Promise<number> {
+    return 0;
+  }
+
   async close(): Promise<void> {}
 }

@@ -209,6 +209,11 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /** Nothing is ever half-written: a PutObject stores the object whole or not at all. */
+  async sweepTemporary(): Promise<number> {
+    return 0;
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
   }
