@@ -8,6 +8,7 @@
  */
 import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AuditKey } from './audit/note.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { FsBlobStore } from './blob/fs/fs-blob-store.js';
 import { EmbeddedFabric } from './embedded-fabric.js';
@@ -68,6 +69,8 @@ export async function openFabric(options: {
   masterKey?: MasterKey;
   /** The trust tier each memory source arrives with (the store admin's config). */
   memoryPolicy?: TrustPolicy;
+  /** The operator's audit signing key, if the operator holds it (docs/design/audit.md). */
+  auditKey?: AuditKey;
 }): Promise<EmbeddedFabric> {
   const { engine, blobs } = await openStoreFolder(options.dir, { integrityCheck: options.integrityCheck });
   const close = async () => {
@@ -78,6 +81,7 @@ export async function openFabric(options: {
     const who = await localIdentity(engine);
     return new EmbeddedFabric(engine, who, close, {
       masterKey: options.masterKey,
+      auditKey: options.auditKey,
       blobs,
       memoryPolicy: options.memoryPolicy ?? {},
     });

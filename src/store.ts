@@ -1,4 +1,5 @@
 import { verifyAuditChain } from './audit/audit-verify.js';
+import type { AuditKey } from './audit/note.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { Desk, type DeskOptions } from './desk/desk.js';
 import { LocalDeskStore } from './desk/local-store.js';
@@ -36,6 +37,8 @@ export class Store {
     readonly deskDir?: string,
     /** The trust tier each memory source arrives with, for every fabric and memory of this store (the admin's config). */
     readonly memoryPolicy: TrustPolicy = {},
+    /** The operator's audit signing key, kept out of the store: every tenant's checkpoints are signed with it. */
+    readonly auditKey?: AuditKey,
   ) {}
 
   /**
@@ -48,13 +51,15 @@ export class Store {
     options: {
       integrityCheck?: boolean;
       memoryPolicy?: TrustPolicy;
+      /** The operator's audit signing key (docs/design/audit.md); without it the store keeps a key of its own. */
+      auditKey?: AuditKey;
       onWarning?: (message: string) => void;
       /** `background` for a long-running process: WAL checkpoints on a worker thread (SqliteEngineOptions). */
       checkpoints?: 'inline' | 'background';
     } = {},
   ): Promise<Store> {
     const { engine, blobs, deskDir } = await openStoreFolder(dir, options);
-    return new Store(engine, blobs, deskDir, options.memoryPolicy);
+    return new Store(engine, blobs, deskDir, options.memoryPolicy, options.auditKey);
   }
 
   /**
@@ -116,6 +121,7 @@ export class Store {
       ...options,
       blobs: this.blobs,
       memoryPolicy: this.memoryPolicy,
+      auditKey: this.auditKey,
     });
   }
 

@@ -12,7 +12,9 @@ export const AUDIT_HANDLERS: Handlers<typeof AUDIT_CONTRACT> = {
   auditCheckpoint: async (ctx) => {
     // A batch per transaction, until every entry committed before this request is in.
     for (;;) {
-      const { checkpoint, more } = await ctx.write((tx, now) => integrate(tx, ctx.who.tenant, now));
+      const { checkpoint, more } = await ctx.write((tx, now) =>
+        integrate(tx, ctx.who.tenant, now, ctx.auditKey),
+      );
       if (!more) {
         if (!checkpoint) throw internal('an integration signed no checkpoint');
         return checkpoint;

@@ -50,9 +50,30 @@ export class AuditKey {
     this.keyId = keyIdOf(name, this.publicKey);
   }
 
-  static generate(name: string): { key: AuditKey; seed: Buffer } {
+  /** A new key, named for its public key ({@link AuditKey.of}). */
+  static generate(): { key: AuditKey; seed: Buffer } {
     const seed = randomBytes(SEED_BYTES);
-    return { key: new AuditKey(name, seed), seed };
+    return { key: AuditKey.of(seed), seed };
+  }
+
+  /** The key of a seed, named `cairn-audit-` and the first 8 hex digits of SHA-256(public key). */
+  static of(seed: Buffer): AuditKey {
+    const publicKey = new AuditKey('unnamed', seed).publicKey;
+    return new AuditKey(
+      `cairn-audit-${createHash('sha256').update(publicKey).digest('hex').slice(0, 8)}`,
+      seed,
+    );
+  }
+
+  /** The operator's key from the text of a key file or variable: its Ed25519 seed, 64 hex digits. */
+  static parse(text: string, where: string): AuditKey {
+    const trimmed = text.trim();
+    if (!/^[0-9a-fA-F]{64}$/.test(trimmed))
+      throw invalidArgument(
+        `the audit key in ${where} is not an Ed25519 seed of 32 bytes as 64 hex digits: make one with \`openssl rand -hex 32\``,
+        { where },
+      );
+    return AuditKey.of(Buffer.from(trimmed, 'hex'));
   }
 
   /** The note verifier key: `<name>+<key id, hex>+<base64(0x01 ‖ public key)>`. */

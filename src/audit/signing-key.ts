@@ -1,26 +1,49 @@
 /** Each tenant's audit signing key, as the store keeps it (`audit_keys`; docs/design/audit.md). */
-import { randomBytes } from 'node:crypto';
-import { corrupt, notFound } from '../errors.js';
+import { conflict, corrupt, notFound, unavailable } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
 import { AuditKey, verifierKeyOf } from './note.js';
 
-/** The tenant's signing key, made on its first checkpoint; its seed stays in the store (docs/design/audit.md). */
-export async function tenantKey(tx: SqlExecutor, tenant: string, now: number): Promise<AuditKey> {
+/**
+ * The key that signs the tenant's checkpoints. The first checkpoint settles
+ * it: the operator's key when one is given (only its public half is stored),
+ * else a key the store makes and keeps. From then on a checkpoint is signed
+ * by that key only: another operator key is refused (CONFLICT), and a tenant
+ * whose key the operator holds cannot be signed for without it (UNAVAILABLE).
+ */
+export async function tenantKey(
+  tx: SqlExecutor,
+  tenant: string,
+  now: number,
+  operator?: AuditKey,
+): Promise<AuditKey> {
   const load = () =>
-    tx.get<{ name: string; seed: Uint8Array }>('SELECT name, seed FROM audit_keys WHERE tenant = ?', [
-      tenant,
-    ]);
+    tx.get<{ name: string; public_key: string; seed: Uint8Array | null }>(
+      'SELECT name, public_key, seed FROM audit_keys WHERE tenant = ?',
+      [tenant],
+    );
   let row = await load();
   if (!row) {
-    const seed = randomBytes(32);
-    const key = new AuditKey(`cairn-audit-${randomBytes(4).toString('hex')}`, seed);
+    const made = operator ? { key: operator, seed: null } : AuditKey.generate();
     await tx.run(
       'INSERT INTO audit_keys (tenant, name, public_key, seed, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant) DO NOTHING',
-      [tenant, key.name, key.publicKey.toString('hex'), seed, now],
+      [tenant, made.key.name, made.key.publicKey.toString('hex'), made.seed, now],
     );
     row = await load();
     if (!row) throw corrupt('the audit key was written and is not there');
   }
+  if (operator) {
+    if (operator.publicKey.toString('hex') !== row.public_key)
+      throw conflict(
+        `the audit key given (${operator.name}) is not the key this tenant's checkpoints are signed with (${row.name}): give that key${row.seed === null ? '' : ', or none (the store keeps this one)'}`,
+        { resource: 'audit key' },
+      );
+    return operator;
+  }
+  if (row.seed === null)
+    throw unavailable(
+      `this tenant's checkpoints are signed with the operator's key ${row.name}, which this process was not given: start it with that key (cairn: --audit-key-file or CAIRN_AUDIT_KEY_FILE)`,
+      { resource: 'audit key' },
+    );
   return new AuditKey(row.name, Buffer.from(row.seed));
 }
 

@@ -11,7 +11,7 @@ import { canonicalJson } from '../digest.js';
 import { corrupt } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
 import { HASH_BYTES, leafHash, type NodeSource, nodeHash, rootAt } from './merkle.js';
-import { checkpointBody } from './note.js';
+import { type AuditKey, checkpointBody } from './note.js';
 import { originOf, tenantKey } from './signing-key.js';
 
 /**
@@ -158,6 +158,7 @@ export async function integrate(
   tx: SqlExecutor,
   tenant: string,
   now: number,
+  operatorKey?: AuditKey,
 ): Promise<{ checkpoint: Checkpoint | undefined; more: boolean }> {
   // A tenant's tree row is made by its first integration (a tenant made before format 10 has none either).
   await tx.run('INSERT INTO audit_trees (tenant, size) VALUES (?, 0) ON CONFLICT (tenant) DO NOTHING', [
@@ -185,7 +186,7 @@ export async function integrate(
   if (rows.length > 0) await extend(tiles, 0, size, rows.map(leafOf));
   const grown = size + rows.length;
   await tx.run('UPDATE audit_trees SET size = ? WHERE tenant = ?', [grown, tenant]);
-  const key = await tenantKey(tx, tenant, now);
+  const key = await tenantKey(tx, tenant, now, operatorKey);
   const root = await rootAt(tiles, grown);
   const note = key.signNote(checkpointBody(originOf(key, tenant), grown, root, now));
   const checkpoint = { size: grown, root: root.toString('hex'), at: now, note };

@@ -11,7 +11,7 @@ import { listFlag, readAllBytes, stringFlag, wholeNumberFlag } from './args.js';
 import type { FabricCommand, FlagSpec, Invocation, StoreCommand } from './command.js';
 import { operationCommand } from './derived.js';
 import { withDesk, workspaceOf } from './desk-commands.js';
-import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
+import { MASTER_KEY_FLAG, masterKeyOf } from './operator-keys.js';
 import { EXIT, isoTime, table } from './output.js';
 import { listenError, openConfiguredFabric, untilStopSignal, withStore } from './store-commands.js';
 

@@ -247,11 +247,11 @@ async function runOnFabric(
     if (command.runLocal) return command.runLocal(dir, call);
     // Everyday commands skip the whole-store quick_check (it grows with the store); `serve`,
     // `init` and `audit verify` run it. Corruption met while reading is still reported.
-    const [{ openConfiguredFabric }, { masterKeyOf }] = await Promise.all([
+    const [{ openConfiguredFabric }, { masterKeyOf, auditKeyOf }] = await Promise.all([
       import('./store-commands.js'),
-      import('./master-key.js'),
+      import('./operator-keys.js'),
     ]);
-    fabric = await openConfiguredFabric(dir, masterKeyOf(call));
+    fabric = await openConfiguredFabric(dir, masterKeyOf(call), auditKeyOf(call));
   }
   try {
     return await command.run(fabric, call);

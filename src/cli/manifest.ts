@@ -53,6 +53,12 @@ export const MANIFEST: readonly CommandInfo[] = [
         value: 'FILE',
         help: 'the vault master key (env CAIRN_MASTER_KEY_FILE, or CAIRN_MASTER_KEY with the key itself)',
       },
+      {
+        name: 'audit-key-file',
+        type: 'string',
+        value: 'FILE',
+        help: 'the audit signing key the operator holds, an Ed25519 seed in hex (env CAIRN_AUDIT_KEY_FILE, or CAIRN_AUDIT_KEY); without it the store keeps its own',
+      },
     ],
     summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
     example: 'cairn serve --port 7411',

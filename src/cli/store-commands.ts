@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AuditKey } from '../audit/note.js';
 import type { EmbeddedFabric } from '../embedded-fabric.js';
 import { invalidArgument, isCairnError, unavailable } from '../errors.js';
 import type { MasterKey } from '../keys/crypto.js';
@@ -9,7 +10,7 @@ import type { Store } from '../store.js';
 import { openFabric } from '../store-folder.js';
 import { listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { StoreCommand } from './command.js';
-import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
+import { AUDIT_KEY_FLAG, auditKeyOf, MASTER_KEY_FLAG, masterKeyOf } from './operator-keys.js';
 import { EXIT, type Output } from './output.js';
 import { readStoreConfig } from './store-config.js';
 import { cliVersion } from './version.js';
@@ -63,25 +64,40 @@ export async function openStoreDir<T>(dir: string, open: (dir: string) => Promis
  * policy); a long-running process (`serve`, `watch`) asks for `background`
  * checkpoints, so none runs on its event loop.
  */
-export function openConfiguredStore(dir: string, checkpoints?: 'inline' | 'background'): Promise<Store> {
+export function openConfiguredStore(
+  dir: string,
+  checkpoints?: 'inline' | 'background',
+  auditKey?: AuditKey,
+): Promise<Store> {
   // The whole library's handle: loaded when a command asks for one (an operation's command opens a fabric only).
   return openStoreDir(dir, async (d) =>
     (await import('../store.js')).Store.openDir(d, {
       memoryPolicy: readStoreConfig(d).memory.policy,
       checkpoints,
+      auditKey,
     }),
   );
 }
 
 /**
  * The embedded fabric of a store folder under its admin's config, with the
- * operator's master key if one is given. Everyday commands skip the
- * whole-store quick_check (it grows with the store); corruption met while
- * reading is still reported.
+ * operator's master key and audit key if they are given. Everyday commands
+ * skip the whole-store quick_check (it grows with the store); corruption met
+ * while reading is still reported.
  */
-export function openConfiguredFabric(dir: string, masterKey?: MasterKey): Promise<EmbeddedFabric> {
+export function openConfiguredFabric(
+  dir: string,
+  masterKey?: MasterKey,
+  auditKey?: AuditKey,
+): Promise<EmbeddedFabric> {
   return openStoreDir(dir, (d) =>
-    openFabric({ dir: d, integrityCheck: false, masterKey, memoryPolicy: readStoreConfig(d).memory.policy }),
+    openFabric({
+      dir: d,
+      integrityCheck: false,
+      masterKey,
+      auditKey,
+      memoryPolicy: readStoreConfig(d).memory.policy,
+    }),
   );
 }
 
@@ -244,6 +260,7 @@ const serve: StoreCommand = {
       help: 'let browser pages of this origin call the API, e.g. http://localhost:5173 (repeatable; default none)',
     },
     MASTER_KEY_FLAG,
+    AUDIT_KEY_FLAG,
   ],
   summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
   async run(dir, call) {
@@ -260,7 +277,7 @@ const serve: StoreCommand = {
     };
     // Checked before the store opens: a bad origin is the caller's mistake, said at once.
     const corsOrigins = listFlag(values, 'cors-origin').map(corsOrigin);
-    const store = await openConfiguredStore(dir, 'background');
+    const store = await openConfiguredStore(dir, 'background', auditKeyOf(call));
     const { server, created } = await startServing(
       store,
       host,

@@ -20,7 +20,7 @@ import { jsonFlag, listFlag, stringFlag, wholeNumberFlag } from './args.js';
 import type { DeskCommand, DeskPlace, FlagSpec, Invocation } from './command.js';
 import { tableInput } from './derived.js';
 import { type DeskContext, localOnly, withDesk, workspaceOf } from './desk-commands.js';
-import { MASTER_KEY_FLAG, masterKeyOf } from './master-key.js';
+import { MASTER_KEY_FLAG, masterKeyOf } from './operator-keys.js';
 import { EXIT } from './output.js';
 
 /**

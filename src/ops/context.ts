@@ -1,3 +1,4 @@
+import type { AuditKey } from '../audit/note.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import type { MasterKey } from '../keys/crypto.js';
 import type { TrustPolicy } from '../memory/memory.js';
@@ -12,6 +13,8 @@ export interface ContextOptions {
   caller?: CallerSide;
   /** The vault master key the operator gave (to seal or open credential values). */
   masterKey?: MasterKey;
+  /** The operator's audit signing key (kept out of the store), if one was given. */
+  auditKey?: AuditKey;
   /** The store's blobs: the desk's packs live there. */
   blobs?: BlobStore;
   /** The trust tier each memory source's records arrive with (default: memory.ts DEFAULT_TRUST). */
@@ -22,13 +25,14 @@ export interface ContextOptions {
 
 /** The context operations run in, for one identity over one engine. */
 export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
-  const { caller, masterKey, blobs, memoryPolicy, memoryEmbedding } = options;
+  const { caller, masterKey, auditKey, blobs, memoryPolicy, memoryEmbedding } = options;
   const made = new Map<object, unknown>();
   return {
     who,
     engine,
     caller,
     masterKey,
+    auditKey,
     blobs,
     memoryPolicy,
     memoryEmbedding,

@@ -12,6 +12,7 @@
 import type { z } from 'zod';
 import type { AuditAction } from '../audit/actions.js';
 import { appendAudit } from '../audit/audit-chain.js';
+import type { AuditKey } from '../audit/note.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from '../contract/spec.js';
 import type { CheckpointResult } from '../desk/desk.js';
@@ -59,6 +60,8 @@ export interface OpContext {
   read<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** The vault master key the operator gave, if any (to seal or open credential values). */
   readonly masterKey?: MasterKey;
+  /** The operator's audit signing key, if one was given (audit/signing-key.ts). */
+  readonly auditKey?: AuditKey;
   /** The store's blobs, where the fabric was opened with them (the desk's packs live there). */
   readonly blobs?: BlobStore;
   /**

@@ -263,6 +263,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         masterKey,
         blobs: store.blobs,
         memoryPolicy: store.memoryPolicy,
+        auditKey: store.auditKey,
         memoryEmbedding,
       });
       // Stored bytes: read through the operation a window at a time, the answer streamed.
