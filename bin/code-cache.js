@@ -6,7 +6,8 @@
 // this does what it would: each chunk is compiled as a vm.Script given the
 // bytecode scripts/cli-cache.mjs recorded after `npm run build:cli` ran a few
 // commands. A cache file is `<chunk>.cache`: the SHA-256 of the chunk's source
-// and V8's data together, then that data. V8 checks only a source's length
+// as compiled (wrapped as a CommonJS function) and V8's data together, then
+// that data. V8 checks only a source's length
 // (and no checksum of its data in a release build), so the digest is what
 // keeps a cache from serving another source's bytecode or damaged bytes; a
 // cache that does not match, or that V8 refuses (another Node, other flags),
@@ -21,10 +22,13 @@ const vm = require('node:vm');
 
 const DIGEST_BYTES = 32;
 
-const digestOf = (source, data) => createHash('sha256').update(source).update(data).digest();
+const digestOf = (text, data) => createHash('sha256').update(text).update(data).digest();
 
-/** The V8 data of `file`'s cache, if it has one recorded for `source`. */
-function cachedData(file, source) {
+/** A chunk's source as the CommonJS function V8 compiles: what its cache is bytecode of, and sealed to. */
+const wrap = (source) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+
+/** The V8 data of `file`'s cache, if it has one recorded for `text` (a wrapped chunk). */
+function cachedData(file, text) {
   let cache;
   try {
     cache = readFileSync(`${file}.cache`);
@@ -32,7 +36,7 @@ function cachedData(file, source) {
     return undefined;
   }
   const data = cache.subarray(DIGEST_BYTES);
-  return cache.length > DIGEST_BYTES && digestOf(source, data).equals(cache.subarray(0, DIGEST_BYTES))
+  return cache.length > DIGEST_BYTES && digestOf(text, data).equals(cache.subarray(0, DIGEST_BYTES))
     ? data
     : undefined;
 }
@@ -52,32 +56,35 @@ function chunkLoader(dir, { record = false } = {}) {
     const file = join(dir, name);
     const known = loaded.get(file);
     if (known) return known.exports;
-    const source = readFileSync(file, 'utf8');
-    const cache = record ? undefined : cachedData(file, source);
-    const script = new vm.Script(
-      `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-      { filename: file, cachedData: cache },
-    );
+    const text = wrap(readFileSync(file, 'utf8'));
+    const cache = record ? undefined : cachedData(file, text);
+    const script = new vm.Script(text, { filename: file, cachedData: cache });
     if (cache === undefined) counts.compiled++;
     else if (script.cachedDataRejected) counts.rejected++;
     else counts.cached++;
-    if (record) scripts.push({ file, source, script });
+    if (record) scripts.push({ file, text, script });
     const module = { exports: {} };
     loaded.set(file, module);
     const outside = createRequire(file);
     const require = (id) => (id.startsWith('./') ? load(id.slice(2)) : outside(id));
     require.resolve = outside.resolve;
-    script.runInThisContext().call(module.exports, module.exports, require, module, file, dir);
+    try {
+      script.runInThisContext().call(module.exports, module.exports, require, module, file, dir);
+    } catch (error) {
+      // As Node's loader does: a chunk that failed is not kept half-made; the next load runs it again.
+      loaded.delete(file);
+      throw error;
+    }
     return module.exports;
   };
   const save = () => {
-    for (const { file, source, script } of scripts) {
+    for (const { file, text, script } of scripts) {
       const data = script.createCachedData();
-      writeFileSync(`${file}.cache`, Buffer.concat([digestOf(source, data), data]));
+      writeFileSync(`${file}.cache`, Buffer.concat([digestOf(text, data), data]));
     }
     return scripts.length;
   };
   return { load, save, counts };
 }
 
-module.exports = { chunkLoader };
+module.exports = { chunkLoader, wrap };

@@ -158,9 +158,9 @@ export class Store {
     return collectUnnamedBlobs(this.engine, this.blobs, tenant, Date.now() - graceMs);
   }
 
-  /** Verifies the audit chains of the named tenants. */
+  /** Verifies the audit chains (and trees) of the named tenants; their checkpoints against the operator's key, if given. */
   verifyTenants(tenants: string[]): Promise<AuditReport[]> {
-    return Promise.all(tenants.map((t) => verifyAuditChain(this.engine, t)));
+    return Promise.all(tenants.map((t) => verifyAuditChain(this.engine, t, this.auditKey)));
   }
 
   /**

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditKey, noteSignedBy } from '../src/audit/note.js';
+import { AuditKey, checkpointBody, noteSignedBy } from '../src/audit/note.js';
 import { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
 import { tempDir } from './support/stores.js';
@@ -91,9 +92,65 @@ describe("the operator's audit key", () => {
       expect(checkpoint.note).toContain('— cairn-audit-');
     });
     await withStore(dir, AuditKey.parse(seedOf().toString('hex'), 'a test'), async (store) => {
-      const fabric = store.fabric(await store.localIdentity());
+      const who = await store.localIdentity();
+      const fabric = store.fabric(who);
       await fabric.createSession({ title: 'x' });
       await expectCode(fabric.auditCheckpoint({}), 'CONFLICT');
+      // And audit verify, given the operator's key, says the tenant is not signed with it.
+      expect((await store.verifyTenants([who.tenant]))[0]?.ok).toBe(false);
+    });
+  });
+
+  it("a history re-signed with another key passes audit verify alone, and fails it given the operator's key", async () => {
+    const dir = join(temp.dir, 'resigned');
+    const key = AuditKey.parse(seedOf().toString('hex'), 'a test');
+    const tenant = await withStore(dir, key, async (store) => {
+      const who = await store.localIdentity();
+      await store.fabric(who).auditCheckpoint({});
+      return who.tenant;
+    });
+    // Whoever writes the store puts their own key in its place and signs every checkpoint again with it.
+    const forger = AuditKey.parse(seedOf().toString('hex'), 'the forger');
+    const db = new Database(join(dir, 'cairn.db'));
+    db.prepare('UPDATE audit_keys SET name = ?, public_key = ? WHERE tenant = ?').run(
+      forger.name,
+      forger.publicKey.toString('hex'),
+      tenant,
+    );
+    const rows = db.prepare('SELECT size, at, root FROM audit_checkpoints WHERE tenant = ?').all(tenant) as {
+      size: number;
+      at: number;
+      root: string;
+    }[];
+    for (const row of rows) {
+      const body = checkpointBody(`${forger.name}/${tenant}`, row.size, Buffer.from(row.root, 'hex'), row.at);
+      db.prepare('UPDATE audit_checkpoints SET note = ? WHERE tenant = ? AND size = ?').run(
+        forger.signNote(body),
+        tenant,
+        row.size,
+      );
+    }
+    db.close();
+    expect((await withStore(dir, undefined, (store) => store.verifyTenants([tenant])))[0]?.ok).toBe(true);
+    const checked = (await withStore(dir, key, (store) => store.verifyTenants([tenant])))[0];
+    expect(checked?.ok).toBe(false);
+    expect(checked?.firstBreak?.reason).toContain(key.name);
+  });
+
+  it('a kept seed that no longer matches its public key is reported CORRUPT, not signed with', async () => {
+    const dir = join(temp.dir, 'seed');
+    const tenant = await withStore(dir, undefined, async (store) => {
+      const who = await store.localIdentity();
+      await store.fabric(who).auditCheckpoint({});
+      return who.tenant;
+    });
+    const db = new Database(join(dir, 'cairn.db'));
+    db.prepare('UPDATE audit_keys SET seed = ? WHERE tenant = ?').run(seedOf(), tenant);
+    db.close();
+    await withStore(dir, undefined, async (store) => {
+      const fabric = store.fabric(await store.localIdentity());
+      await fabric.createSession({ title: 'one more entry' });
+      await expectCode(fabric.auditCheckpoint({}), 'CORRUPT');
     });
   });
 

@@ -12,8 +12,9 @@ interface Loader {
   save(): number;
   counts: { cached: number; rejected: number; compiled: number };
 }
-const { chunkLoader } = createRequire(import.meta.url)('../bin/code-cache.js') as {
+const { chunkLoader, wrap } = createRequire(import.meta.url)('../bin/code-cache.js') as {
   chunkLoader(dir: string, options?: { record?: boolean }): Loader;
+  wrap(source: string): string;
 };
 const BUNDLE = fileURLToPath(new URL('../dist/cli-bundle', import.meta.url));
 const temp = tempDir('cairn-code-cache-');
@@ -53,8 +54,9 @@ describe('the CLI’s code cache', () => {
     expect(loader.counts.cached).toBeGreaterThan(0);
   });
 
+  // A cache sealed as the loader seals one: SHA-256 of the chunk as compiled (wrapped) and the data.
   const sealed = (source: string, data: Buffer) =>
-    Buffer.concat([createHash('sha256').update(source).update(data).digest(), data]);
+    Buffer.concat([createHash('sha256').update(wrap(source)).update(data).digest(), data]);
 
   it('a cache recorded for other source of the same length is not used, though V8 alone would take it', () => {
     const dir = folder('stale');
@@ -110,5 +112,17 @@ describe('the CLI’s code cache', () => {
     expect((loader.load('c.js') as { same: boolean }).same).toBe(true);
     expect(await b.later()).toBe('function');
     expect(loader.counts.compiled).toBe(3);
+  });
+
+  it('a chunk that throws while it loads is not kept half-made: the next load runs it again', () => {
+    const dir = folder('throws');
+    chunks('throws', {
+      'a.js':
+        "globalThis.__cairnLoads = (globalThis.__cairnLoads ?? 0) + 1; if (globalThis.__cairnLoads === 1) throw new Error('first time'); exports.fn = () => 'made';",
+    });
+    const loader = chunkLoader(dir);
+    expect(() => loader.load('a.js')).toThrow('first time');
+    expect((loader.load('a.js') as { fn(): string }).fn()).toBe('made');
+    delete (globalThis as { __cairnLoads?: number }).__cairnLoads;
   });
 });

@@ -2,6 +2,7 @@ import { LogWitness } from '../log/audit-witness.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
+import type { AuditKey } from './note.js';
 import { verifyTree } from './tree-verify.js';
 
 const PAGE = 2000;
@@ -18,14 +19,19 @@ interface EntryWithPayload extends AuditEntryRow {
  * chain head matches the last entry; then that every session row is what its
  * `session.create` entry recorded, that every branch row is what its creating
  * entry and last audited move left (head, head_seq, head_line, own_line), and
- * that every line starts right after its base event. Reports the first break
- * found.
+ * that every line starts right after its base event; then the Merkle tree and
+ * its checkpoints (tree-verify.ts), signed by `auditKey` when the operator
+ * holds one. Reports the first break found.
  */
-export async function verifyAuditChain(engine: Engine, tenant: string): Promise<AuditReport> {
-  return engine.read(tenant, (tx) => verifyIn(tx, tenant), { consistent: true });
+export async function verifyAuditChain(
+  engine: Engine,
+  tenant: string,
+  auditKey?: AuditKey,
+): Promise<AuditReport> {
+  return engine.read(tenant, (tx) => verifyIn(tx, tenant, auditKey), { consistent: true });
 }
 
-async function verifyIn(tx: SqlExecutor, tenant: string): Promise<AuditReport> {
+async function verifyIn(tx: SqlExecutor, tenant: string, auditKey?: AuditKey): Promise<AuditReport> {
   const report = (entries: number, events: number, firstBreak: AuditBreak | null): AuditReport => ({
     tenant,
     ok: firstBreak === null,
@@ -71,6 +77,6 @@ async function verifyIn(tx: SqlExecutor, tenant: string): Promise<AuditReport> {
   if (!head || head.seq !== last || head.hash !== prev) {
     return done(`the chain head names entry ${head?.seq ?? '(none)'} but the chain ends at entry ${last}`);
   }
-  const firstBreak = (await log.finish(last)) ?? (await verifyTree(tx, tenant, last));
+  const firstBreak = (await log.finish(last)) ?? (await verifyTree(tx, tenant, last, auditKey));
   return report(last, log.eventCount, firstBreak);
 }

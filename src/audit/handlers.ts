@@ -8,7 +8,7 @@ import { publicKey } from './signing-key.js';
 import { integrate } from './tree.js';
 
 export const AUDIT_HANDLERS: Handlers<typeof AUDIT_CONTRACT> = {
-  verifyAudit: (ctx) => verifyAuditChain(ctx.engine, ctx.who.tenant),
+  verifyAudit: (ctx) => verifyAuditChain(ctx.engine, ctx.who.tenant, ctx.auditKey),
   auditCheckpoint: async (ctx) => {
     // A batch per transaction, until every entry committed before this request is in.
     for (;;) {

@@ -41,10 +41,15 @@ export async function tenantKey(
   }
   if (row.seed === null)
     throw unavailable(
-      `this tenant's checkpoints are signed with the operator's key ${row.name}, which this process was not given: start it with that key (cairn: --audit-key-file or CAIRN_AUDIT_KEY_FILE)`,
+      `this tenant's checkpoints are signed with the operator's key ${row.name}, which this process was not given: give it that key (cairn serve --audit-key-file FILE; CAIRN_AUDIT_KEY_FILE for other commands)`,
       { resource: 'audit key' },
     );
-  return new AuditKey(row.name, Buffer.from(row.seed));
+  const kept = new AuditKey(row.name, Buffer.from(row.seed));
+  if (kept.publicKey.toString('hex') !== row.public_key)
+    throw corrupt(
+      `the audit key ${row.name} kept for tenant ${tenant} does not match its public key: the store was changed outside Cairn`,
+    );
+  return kept;
 }
 
 /** The origin line of a tenant's checkpoints: the key's name and the tenant. */

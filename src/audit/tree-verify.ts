@@ -2,7 +2,7 @@
 import type { SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak } from '../types.js';
 import { rootAt } from './merkle.js';
-import { checkpointBody, noteSignedBy } from './note.js';
+import { type AuditKey, checkpointBody, noteSignedBy } from './note.js';
 import {
   BATCH,
   type Checkpoint,
@@ -24,6 +24,7 @@ export async function verifyTree(
   tx: SqlExecutor,
   tenant: string,
   entries: number,
+  auditKey?: AuditKey,
 ): Promise<AuditBreak | null> {
   const size = await treeSize(tx, tenant);
   if (size > entries)
@@ -79,7 +80,7 @@ export async function verifyTree(
   const row = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_tiles WHERE tenant = ?', [tenant]);
   if (Number(row?.n) !== stored)
     return { seq: size, reason: 'the audit tree holds tiles its entries do not make' };
-  return verifyCheckpoints(tx, tenant, tiles, size);
+  return verifyCheckpoints(tx, tenant, tiles, size, auditKey);
 }
 
 async function verifyCheckpoints(
@@ -87,11 +88,19 @@ async function verifyCheckpoints(
   tenant: string,
   tiles: Tiles,
   size: number,
+  auditKey?: AuditKey,
 ): Promise<AuditBreak | null> {
   const key = await tx.get<{ name: string; public_key: string }>(
     'SELECT name, public_key FROM audit_keys WHERE tenant = ?',
     [tenant],
   );
+  // The operator's key, when given, is the one the checkpoints must be signed with: a key row in the store
+  // (which whoever writes the store can replace) is not taken on its word.
+  if (key && auditKey && key.public_key !== auditKey.publicKey.toString('hex'))
+    return {
+      seq: size,
+      reason: `the tenant's checkpoints are signed with ${key.name}, not the operator's audit key ${auditKey.name}`,
+    };
   let after = -1;
   for (;;) {
     const rows = await tx.all<Checkpoint>(

@@ -150,8 +150,14 @@ const auditVerify: FabricCommand = {
     out.result(report, describeReport(report));
     return verdict([report], out);
   },
-  async runLocal(dir, { out }) {
-    const reports = await withStore(dir, async (store) => store.verifyTenants(await store.listTenants()));
+  async runLocal(dir, call) {
+    const { out } = call;
+    const { auditKeyOf } = await import('./operator-keys.js');
+    const reports = await withStore(
+      dir,
+      async (store) => store.verifyTenants(await store.listTenants()),
+      auditKeyOf(call),
+    );
     out.result({ ok: reports.every((r) => r.ok), tenants: reports }, reports.map(describeReport));
     return verdict(reports, out);
   },

@@ -101,8 +101,12 @@ export function openConfiguredFabric(
   );
 }
 
-export async function withStore<T>(dir: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openConfiguredStore(dir);
+export async function withStore<T>(
+  dir: string,
+  fn: (store: Store) => Promise<T>,
+  auditKey?: AuditKey,
+): Promise<T> {
+  const store = await openConfiguredStore(dir, undefined, auditKey);
   try {
     return await fn(store);
   } finally {
