@@ -299,8 +299,9 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
       inputs: [first.id],
     });
     await fabric.setArtifactQuota({ bytes: 1_000_000 });
-    // The audit tree: its tiles and a signed checkpoint.
+    // The audit tree: its tiles and a signed checkpoint, which verify against the entries on this engine too.
     await fabric.auditCheckpoint({});
+    expect((await fabric.verifyAudit({})).ok).toBe(true);
     return { tenant: created.tenant, who, fabric, session: session.id, blob };
   }
 

@@ -2,7 +2,7 @@
 import { corrupt, invalidArgument, notFound } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
 import { consistencyPath, inclusionPath, rootAt } from './merkle.js';
-import { type LeafFields, latestCheckpoint, leafEntry, Tiles, treeSize } from './tree.js';
+import { LEAF_COLUMNS, type LeafFields, latestCheckpoint, leafEntry, Tiles, treeSize } from './tree.js';
 
 /**
  * The root of the tree of `size` entries: a signed checkpoint's, stored, when
@@ -43,15 +43,14 @@ export async function inclusionProof(tx: SqlExecutor, tenant: string, index: num
       field: 'entry',
     });
   const row = await tx.get<LeafFields>(
-    `SELECT tenant, seq, at, actor, action, resource_type, resource_id, commitment
-     FROM audit_entries WHERE tenant = ? AND seq = ?`,
+    `SELECT ${LEAF_COLUMNS} FROM audit_entries WHERE tenant = ? AND seq = ?`,
     [tenant, index + 1],
   );
   if (!row)
     throw corrupt(`audit entry ${index} of tenant ${tenant} is missing: the store was changed outside Cairn`);
   const tiles = new Tiles(tx, tenant);
   const leaf = await tiles.node(0, index);
-  const entry = leafEntry({ ...row, seq: Number(row.seq), at: Number(row.at) });
+  const entry = leafEntry(row);
   return {
     index,
     size: n,

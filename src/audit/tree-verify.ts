@@ -6,6 +6,7 @@ import { type AuditKey, checkpointBody, noteSignedBy } from './note.js';
 import {
   BATCH,
   type Checkpoint,
+  LEAF_COLUMNS,
   type LeafFields,
   leafOf,
   perfectHash,
@@ -60,13 +61,12 @@ export async function verifyTree(
   };
   for (let seq = 0; seq < size; ) {
     const rows = await tx.all<LeafFields>(
-      `SELECT tenant, seq, at, actor, action, resource_type, resource_id, commitment
-       FROM audit_entries WHERE tenant = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+      `SELECT ${LEAF_COLUMNS} FROM audit_entries WHERE tenant = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
       [tenant, seq, size, BATCH],
     );
     if (rows.length === 0) return { seq: seq + 1, reason: `audit entry ${seq + 1} is missing` };
     for (const row of rows) {
-      const broken = await push(0, leafOf({ ...row, seq: Number(row.seq), at: Number(row.at) }));
+      const broken = await push(0, leafOf(row));
       if (broken) return broken;
     }
     seq += rows.length;

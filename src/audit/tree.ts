@@ -7,9 +7,11 @@
  * touch it: the entries not yet in the tree are integrated in a batch when a
  * checkpoint is asked for, which signs the new tree's root.
  */
+
 import { canonicalJson } from '../digest.js';
 import { corrupt } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
+import type { AuditEntryRow } from './audit-chain.js';
 import { HASH_BYTES, leafHash, type NodeSource, nodeHash, rootAt } from './merkle.js';
 import { type AuditKey, checkpointBody } from './note.js';
 import { originOf, tenantKey } from './signing-key.js';
@@ -24,17 +26,11 @@ const TILE_HEIGHT = 4;
 /** The most entries one transaction integrates: a long backlog is taken in several, each signed. */
 export const BATCH = 16_384;
 
-/** An audit entry as a leaf: the canonical (RFC 8785) JSON of these fields, UTF-8. */
-export interface LeafFields {
-  tenant: string;
-  seq: number;
-  at: number;
-  actor: string;
-  action: string;
-  resource_type: string;
-  resource_id: string;
-  commitment: string;
-}
+/** An audit entry as a leaf: the canonical (RFC 8785) JSON of these fields, UTF-8 (no chain link). */
+export type LeafFields = Omit<AuditEntryRow, 'prev_hash' | 'hash'>;
+
+/** The columns of `audit_entries` a leaf is made of, for a SELECT. */
+export const LEAF_COLUMNS = 'tenant, seq, at, actor, action, resource_type, resource_id, commitment';
 
 /** The bytes entry `seq − 1` contributes to the tree: no payload, only its salted commitment. */
 export function leafEntry(row: LeafFields): string {
@@ -170,8 +166,7 @@ export async function integrate(
   );
   const size = Number(tree?.size ?? 0);
   const rows = await tx.all<LeafFields>(
-    `SELECT tenant, seq, at, actor, action, resource_type, resource_id, commitment
-     FROM audit_entries WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    `SELECT ${LEAF_COLUMNS} FROM audit_entries WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`,
     [tenant, size, BATCH],
   );
   const latest = await latestCheckpoint(tx, tenant);

@@ -57,7 +57,7 @@ export const MANIFEST: readonly CommandInfo[] = [
         name: 'audit-key-file',
         type: 'string',
         value: 'FILE',
-        help: 'the audit signing key the operator holds, an Ed25519 seed in hex (env CAIRN_AUDIT_KEY_FILE, or CAIRN_AUDIT_KEY); without it the store keeps its own',
+        help: 'the audit signing key the operator holds, an Ed25519 seed in hex; without it the store keeps its own (env CAIRN_AUDIT_KEY_FILE, or CAIRN_AUDIT_KEY with the key itself)',
       },
     ],
     summary: 'serve the store over HTTP until SIGINT/SIGTERM; prints the URL and a fresh token',
