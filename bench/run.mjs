@@ -25,6 +25,7 @@ const BENCHES = [
   'memory-vectors.mjs',
   'artifacts.mjs',
   'audit.mjs',
+  'erasure.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);

@@ -8,6 +8,7 @@ import { ARTIFACTS_TABLES } from './artifacts/tables.js';
 import { AUDIT_TABLES } from './audit/tables.js';
 import { BLOB_TABLES } from './blob/tables.js';
 import { DESK_TABLES } from './desk/tables.js';
+import { ERASURE_TABLES } from './erasure/tables.js';
 import { IDENTITY_TABLES } from './identity/tables.js';
 import { KEYS_TABLES } from './keys/tables.js';
 import { LOG_TABLES } from './log/tables.js';
@@ -23,4 +24,5 @@ export const FEATURE_TABLES: readonly FeatureTables[] = [
   KEYS_TABLES,
   MEMORY_TABLES,
   ARTIFACTS_TABLES,
+  ERASURE_TABLES,
 ];

@@ -68,6 +68,7 @@ export const ID_PREFIXES = {
   approval: 'ap',
   memory: 'mr',
   artifact: 'af',
+  erasure: 'er',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -120,6 +120,7 @@ export class Store {
     return new EmbeddedFabric(this.engine, who, undefined, {
       ...options,
       blobs: this.blobs,
+      deskStateDir: this.deskDir,
       memoryPolicy: this.memoryPolicy,
       auditKey: this.auditKey,
     });

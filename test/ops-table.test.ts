@@ -183,6 +183,8 @@ function inputFor(operation: Op, ids: Owned): Record<string, unknown> {
     // The audit tree's own numbers (auditCheckpoint, before them in the table, signs one).
     auditProof: { entry: 0 },
     auditConsistency: { from: 1, to: undefined },
+    // A preview: the table's later operations still need the session.
+    erase: { subject: `session:${ids.session}`, preview: true },
     attachedAt: { host: HOST, paths: [ids.dir] },
     deskCommit: {
       id: newId('snapshot'),

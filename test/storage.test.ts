@@ -6,6 +6,7 @@ import { ARTIFACTS_TABLES } from '../src/artifacts/tables.js';
 import { AUDIT_TREE_TABLES } from '../src/audit/tables.js';
 import { FsBlobStore } from '../src/blob/fs/fs-blob-store.js';
 import { sha256Hex } from '../src/digest.js';
+import { ERASURE_TABLES } from '../src/erasure/tables.js';
 import { CairnError } from '../src/errors.js';
 import type { Memory } from '../src/memory/contract.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
@@ -138,9 +139,13 @@ describe('SQLite store format', () => {
       for (let i = 0; i < 70; i++)
         await a.remember({ scope: { user: 'cy' }, text: `harbour ${i}`, source: 'person' });
       await store.close();
-      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts, no audit tree.
+      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts, no audit tree, no erasures.
       const db = new Database(join(dir, 'cairn.db'));
-      db.exec([...ARTIFACTS_TABLES.tables, ...AUDIT_TREE_TABLES].map((t) => `DROP TABLE ${t};`).join('\n'));
+      db.exec(
+        [...ARTIFACTS_TABLES.tables, ...AUDIT_TREE_TABLES, ...ERASURE_TABLES.tables]
+          .map((t) => `DROP TABLE ${t};`)
+          .join('\n'),
+      );
       db.exec(`DROP TRIGGER memory_recall_insert; DROP TRIGGER memory_recall_update; DROP TRIGGER memory_recall_delete;
         DROP TABLE memory_recall; DROP TABLE memory_tenants; DROP INDEX memory_anchors_by_line;
         CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);

@@ -48,6 +48,9 @@ export const AUDIT_ACTIONS = [
   'artifact.remove',
   'artifact.expire',
   'artifact.quota',
+  // erasure
+  'audit.erase',
+  'erasure.finish',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

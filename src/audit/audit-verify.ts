@@ -3,6 +3,8 @@ import type { Engine, SqlExecutor } from '../storage/engine.js';
 import type { AuditBreak, AuditReport } from '../types.js';
 import { type AuditEntryRow, entryHash, GENESIS_HASH, payloadCommitment } from './audit-chain.js';
 import type { AuditKey } from './note.js';
+import { storedKey } from './signing-key.js';
+import { checkTombstones, erasedOrBreak, tombstoneEntries } from './tombstones.js';
 import { verifyTree } from './tree-verify.js';
 
 const PAGE = 2000;
@@ -32,13 +34,23 @@ export async function verifyAuditChain(
 }
 
 async function verifyIn(tx: SqlExecutor, tenant: string, auditKey?: AuditKey): Promise<AuditReport> {
+  let erased = 0;
   const report = (entries: number, events: number, firstBreak: AuditBreak | null): AuditReport => ({
     tenant,
     ok: firstBreak === null,
     entries,
     events,
+    erased,
     firstBreak,
   });
+  // Tombstones first: an entry whose payload is gone verifies only as one a signed tombstone names.
+  const checked = checkTombstones(
+    tenant,
+    await tombstoneEntries(tx, tenant),
+    auditKey ?? (await storedKey(tx, tenant)),
+  );
+  if (!('tombstones' in checked)) return report(0, 0, checked);
+  const { tombstones } = checked;
   let prev = GENESIS_HASH;
   let expected = 1;
   // The log checks its own rows against the entries (log/audit-witness.ts): this walk reads only the chain.
@@ -59,7 +71,15 @@ async function verifyIn(tx: SqlExecutor, tenant: string, auditKey?: AuditKey): P
       if (row.prev_hash !== prev) return at(`entry ${row.seq} does not link to entry ${row.seq - 1}`);
       if (entryHash(row) !== row.hash)
         return at(`entry ${row.seq} was altered (its hash does not match its fields)`);
-      if (row.salt === null || row.payload === null) return at(`payload of entry ${row.seq} is missing`);
+      if (row.salt === null || row.payload === null) {
+        // An erased entry: its leaf stays in the tree; the log's rows it recorded are gone with it.
+        const broken = erasedOrBreak(row, tombstones);
+        if (broken !== null) return at(broken);
+        erased++;
+        prev = row.hash;
+        expected++;
+        continue;
+      }
       if (payloadCommitment(row.salt, row.payload) !== row.commitment)
         return at(`payload of entry ${row.seq} was altered`);
       const broken = log.witness({ ...row, payload: row.payload });

@@ -8,6 +8,7 @@ export const AuditReport = z.object({
   ok: z.boolean(),
   entries: z.number().int(),
   events: z.number().int(),
+  erased: z.number().int().describe('entries whose payload was erased, each named by a signed tombstone'),
   firstBreak: AuditBreak.nullable().describe('the first broken link, when `ok` is false'),
 });
 

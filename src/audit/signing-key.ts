@@ -55,21 +55,29 @@ export async function tenantKey(
 /** The origin line of a tenant's checkpoints: the key's name and the tenant. */
 export const originOf = (key: AuditKey, tenant: string) => `${key.name}/${tenant}`;
 
-/** The tenant's audit signing key, public parts only. */
-export async function publicKey(tx: SqlExecutor, tenant: string) {
+/** The tenant's signing key as the store records it (its public half), if a checkpoint was ever signed. */
+export async function storedKey(
+  tx: SqlExecutor,
+  tenant: string,
+): Promise<{ name: string; publicKey: Buffer } | undefined> {
   const row = await tx.get<{ name: string; public_key: string }>(
     'SELECT name, public_key FROM audit_keys WHERE tenant = ?',
     [tenant],
   );
-  if (!row)
+  return row && { name: row.name, publicKey: Buffer.from(row.public_key, 'hex') };
+}
+
+/** The tenant's audit signing key, public parts only. */
+export async function publicKey(tx: SqlExecutor, tenant: string) {
+  const key = await storedKey(tx, tenant);
+  if (!key)
     throw notFound('no audit checkpoint has been signed yet: ask for a checkpoint first', {
       resource: 'audit key',
     });
-  const raw = Buffer.from(row.public_key, 'hex');
   return {
-    name: row.name,
-    publicKey: row.public_key,
-    verifierKey: verifierKeyOf(row.name, raw),
+    name: key.name,
+    publicKey: key.publicKey.toString('hex'),
+    verifierKey: verifierKeyOf(key.name, key.publicKey),
     algorithm: 'Ed25519' as const,
   };
 }

@@ -18,6 +18,7 @@ export const COMMAND_FILES = {
   keys: async (): Promise<Command[]> => (await import('./keys-commands.js')).KEYS_COMMANDS,
   mcp: async (): Promise<Command[]> => (await import('./mcp-commands.js')).MCP_COMMANDS,
   artifacts: async (): Promise<Command[]> => (await import('../artifacts/cli.js')).ARTIFACT_COMMANDS,
+  erasure: async (): Promise<Command[]> => (await import('../erasure/cli.js')).ERASURE_COMMANDS,
 };
 export type CommandFile = keyof typeof COMMAND_FILES;
 

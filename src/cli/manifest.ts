@@ -698,6 +698,11 @@ export const MANIFEST: readonly CommandInfo[] = [
         value: 'MS',
         help: 'delete packs and artifacts abandoned mid-write only after this long (default 3600000)',
       },
+      {
+        name: 'repack',
+        type: 'boolean',
+        help: 'also rewrite packs that hold garbage beside live objects, so no garbage byte stays',
+      },
     ],
     summary:
       'remove desk objects no snapshot references and artifacts past their TTL (safe while checkpoints run)',
@@ -1818,5 +1823,29 @@ export const MANIFEST: readonly CommandInfo[] = [
     example: 'cairn artifact set-quota 10737418240',
     operation: 'setArtifactQuota',
     file: 'artifacts',
+  },
+  {
+    target: 'fabric',
+    names: ['erase'],
+    args: [],
+    flags: [
+      {
+        name: 'subject',
+        type: 'string',
+        help: 'who or what to erase: user:ID or agent:ID (a principal pr_…, or the name memory is scoped to: both when they are one) or session:ss_…',
+        value: 'SUBJECT',
+        required: true,
+      },
+      {
+        name: 'preview',
+        type: 'boolean',
+        help: 'count what would go; erase nothing; default false',
+      },
+    ],
+    summary:
+      'erase everything of --subject (user:pr_…, agent:pr_…, session:ss_…) in every store; --preview counts it',
+    example: 'cairn erase --subject user:pr_… --preview',
+    operation: 'erase',
+    file: 'erasure',
   },
 ];

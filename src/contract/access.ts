@@ -36,6 +36,7 @@ export const ACCESS_ACTIONS = [
   'artifact.write',
   'artifact.quota',
   'artifact.sweep',
+  'erasure',
 ] as const;
 
 export type Action = (typeof ACCESS_ACTIONS)[number];

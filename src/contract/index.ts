@@ -6,6 +6,7 @@
 import { ARTIFACT_CONTRACT } from '../artifacts/contract.js';
 import { AUDIT_CONTRACT } from '../audit/contract.js';
 import { DESK_CONTRACT } from '../desk/contract.js';
+import { ERASURE_CONTRACT } from '../erasure/contract.js';
 import { IDENTITY_CONTRACT } from '../identity/contract.js';
 import { KEYS_CONTRACT } from '../keys/contract.js';
 import { LOG_CONTRACT } from '../log/contract.js';
@@ -25,6 +26,7 @@ export const CONTRACT_PARTS = {
   memory: MEMORY_CONTRACT,
   unit: UNIT_CONTRACT,
   artifacts: ARTIFACT_CONTRACT,
+  erasure: ERASURE_CONTRACT,
 } satisfies Record<string, SpecTable>;
 export type Feature = keyof typeof CONTRACT_PARTS;
 export type ContractParts = typeof CONTRACT_PARTS;

@@ -826,4 +826,14 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       path: '/v1/artifact-quota',
     },
   },
+  erase: {
+    name: 'erase',
+    feature: 'erasure',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/erasures',
+    },
+  },
 };

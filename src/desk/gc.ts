@@ -7,6 +7,7 @@ import { inBatches, placeholders } from '../storage/engine.js';
 import type { LocalDeskStore } from './local-store.js';
 import { dirNode, loadDir } from './model.js';
 import type { ObjectStore } from './objects.js';
+import { deadShare, type PartlyDead, repack } from './repack.js';
 import { lockDesk } from './rows.js';
 
 /**
@@ -33,6 +34,10 @@ export interface GcReport {
   removedPacks: number;
   /** Overlay lower layers (this host's desk state) no attached fork uses. */
   removedLayers: number;
+  /** Partly-garbage packs whose live objects were copied into new packs, then deleted (with `repack`). */
+  repackedPacks: number;
+  /** Live bytes those copies took. */
+  repackedBytes: number;
   freedBytes: number;
   /** Snapshots with a tree GC could not read (missing or corrupt): what lies below it is unknowable, and `verify` names the problem. */
   brokenSnapshots: string[];
@@ -88,14 +93,23 @@ export async function verifyStore(store: LocalDeskStore, objects: ObjectStore): 
 }
 
 /**
+ * What to do with a pack that is only partly garbage: keep it whole (no
+ * `repack`, the default: its dead bytes go when all of it is garbage),
+ * repack every one (`true`: what erasure needs, so no dead byte stays), or
+ * repack those at least `minDeadShare` dead (0 to 1, of the pack's bytes).
+ */
+export type RepackOption = boolean | { minDeadShare: number };
+
+/**
  * Retention, then mark and sweep: marks every object reachable from a
  * snapshot, removes index rows of the rest, deletes packs left with no live
  * object, and deletes packs (and their staged objects) abandoned mid-write
- * more than `graceMs` before `started`. (A pack that is only partly garbage
- * keeps its bytes until all of it is garbage: no repacking yet.) Safe while
- * checkpoints run: a checkpoint re-checks the objects it reuses when it
- * commits, and the sweep re-marks any snapshot that appeared after the mark.
- * `removedLayers` is left 0: layers are the desk host's.
+ * more than `graceMs` before `started`. With `repack`, a pack holding live
+ * objects beside dead bytes has its live objects copied into a new pack and
+ * is deleted (repack.ts). Safe while checkpoints run: a checkpoint re-checks
+ * the objects it reuses when it commits, and the sweep re-marks any snapshot
+ * that appeared after the mark. `removedLayers` is left 0: layers are the
+ * desk host's.
  */
 export async function collectGarbage(
   store: LocalDeskStore,
@@ -103,6 +117,7 @@ export async function collectGarbage(
   options: {
     graceMs?: number;
     keepLast?: number;
+    repack?: RepackOption;
     started: number;
     onProgress?: (phase: 'mark' | 'sweep', done: number) => void;
   },
@@ -117,6 +132,7 @@ export async function collectGarbage(
     });
   }
   const { started } = options;
+  const minDead = repackThreshold(options.repack);
   const expired = options.keepLast === undefined ? 0 : await expireSnapshots(store, options.keepLast);
   const live = new Set<string>();
   const marked = new Set<string>();
@@ -147,10 +163,13 @@ export async function collectGarbage(
     removedObjects: 0,
     removedPacks: 0,
     removedLayers: 0,
+    repackedPacks: 0,
+    repackedBytes: 0,
     freedBytes: 0,
     brokenSnapshots: [],
   };
   const doomedPacks: string[] = [];
+  let partlyDead: PartlyDead[] = [];
   for (let round = 0; ; round++) {
     const snaps = await engine.read(tenant, (tx) =>
       tx.all<{ id: string; root: string }>('SELECT id, root FROM desk_snapshots WHERE tenant = ?', [tenant]),
@@ -167,8 +186,8 @@ export async function collectGarbage(
       await lockDesk(tx, tenant);
       const now = await tx.all<{ id: string }>('SELECT id FROM desk_snapshots WHERE tenant = ?', [tenant]);
       if (now.some((s) => !marked.has(s.id))) return false;
-      const rows = await tx.all<{ digest: string; pack: string; len: number }>(
-        'SELECT digest, pack, len FROM desk_objects WHERE tenant = ?',
+      const rows = await tx.all<ObjectRow>(
+        'SELECT digest, kind, pack, off, len FROM desk_objects WHERE tenant = ?',
         [tenant],
       );
       const dead = rows.filter((r) => !live.has(r.digest));
@@ -209,6 +228,7 @@ export async function collectGarbage(
           report.freedBytes += Number(p.size);
         }
       }
+      if (minDead !== null) partlyDead = partlyDeadPacks(rows, live, packs, minDead);
       return true;
     });
     if (swept) break;
@@ -221,7 +241,63 @@ export async function collectGarbage(
     report.removedPacks += batch.length;
     progress?.('sweep', report.removedPacks);
   });
+  if (partlyDead.length > 0) {
+    const repacked = await repack(store, partlyDead);
+    report.repackedPacks = repacked.repacked;
+    report.repackedBytes = repacked.copied;
+    report.freedBytes += repacked.freedBytes;
+    await deleteUnnamed(engine, blobs, tenant, repacked.doomed);
+  }
   return report;
+}
+
+interface ObjectRow {
+  digest: string;
+  kind: 'chunk' | 'tree';
+  pack: string;
+  off: number;
+  len: number;
+}
+
+function repackThreshold(option: RepackOption | undefined): number | null {
+  if (option === undefined || option === false) return null;
+  if (option === true) return 0;
+  const share = option.minDeadShare;
+  if (typeof share !== 'number' || !(share >= 0 && share < 1)) {
+    throw invalid(`repack.minDeadShare must be a number from 0 up to (not including) 1, not ${share}`, {
+      minDeadShare: share,
+    });
+  }
+  return share;
+}
+
+/**
+ * In the sweep: the `live` packs some live object points at that hold more
+ * than their live objects (dead objects' bytes, or bytes no row names), at
+ * least `minDead` of them. A `writing` pack is a checkpoint's, still in flight.
+ */
+function partlyDeadPacks(
+  rows: readonly ObjectRow[],
+  live: ReadonlySet<string>,
+  packs: readonly { digest: string; state: string; size: number; inline: number }[],
+  minDead: number,
+): PartlyDead[] {
+  const byPack = new Map<string, PartlyDead['live']>();
+  for (const r of rows) {
+    if (!live.has(r.digest)) continue;
+    const entries = byPack.get(r.pack) ?? [];
+    entries.push({ digest: r.digest, kind: r.kind, off: Number(r.off), len: Number(r.len) });
+    byPack.set(r.pack, entries);
+  }
+  const out: PartlyDead[] = [];
+  for (const p of packs) {
+    const entries = byPack.get(p.digest);
+    if (p.state !== 'live' || !entries) continue;
+    const candidate = { pack: p.digest, inline: Number(p.inline) === 1, size: Number(p.size), live: entries };
+    const dead = deadShare(candidate);
+    if (dead > 0 && dead >= minDead) out.push(candidate);
+  }
+  return out;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { unavailable } from '../errors.js';
 import type { DeskContext } from './context.js';
 import { sweepLayers } from './fork.js';
-import { collectGarbage, type GcReport, type VerifyReport, verifyStore } from './gc.js';
+import { collectGarbage, type GcReport, type RepackOption, type VerifyReport, verifyStore } from './gc.js';
 import { LocalDeskStore } from './local-store.js';
 
 /** Verify and GC as a desk runs them: where the store is, and then this host's overlay layers. */
@@ -20,10 +20,11 @@ export class Maintenance {
   }
 
   /**
-   * Retention, then mark and sweep (see gc.ts), then this host's overlay
-   * lower layers no attached fork uses.
+   * Retention, then mark and sweep (see gc.ts; with `repack`, packs only
+   * partly garbage rewritten: repack.ts), then this host's overlay lower
+   * layers no attached fork uses.
    */
-  async gc(options: { graceMs?: number; keepLast?: number } = {}): Promise<GcReport> {
+  async gc(options: { graceMs?: number; keepLast?: number; repack?: RepackOption } = {}): Promise<GcReport> {
     const ctx = this.ctx;
     const started = ctx.now();
     const graceMs = options.graceMs ?? 60 * 60 * 1000;

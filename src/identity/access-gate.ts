@@ -21,6 +21,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'keys.approve',
   'artifact.quota',
   'artifact.sweep',
+  'erasure',
 ]);
 
 export function authorize(who: Identity, action: Action): void {

@@ -336,7 +336,7 @@ export async function setTrust(
   // a record made from this one meanwhile is either seen by the closure or sees the new tier.
   await lockChain(tx, who.tenant);
   if (!(await latest(tx, who.tenant, id))) throw notFound('memory record', id);
-  const records = trust === 'quarantined' ? await closure(tx, who.tenant, id, true) : [id];
+  const records = trust === 'quarantined' ? await closure(tx, who.tenant, [id], true) : [id];
   await tx.run(
     `UPDATE memory_records SET trust = ? WHERE tenant = ? AND id IN (${records.map(() => '?').join(', ')})`,
     [trust, who.tenant, ...records],
@@ -352,22 +352,43 @@ export async function setTrust(
   return getRecord(tx, who, id);
 }
 
-/** The record and, with `derived`, every record made from it, transitively (ids). */
-async function closure(tx: SqlExecutor, tenant: string, id: string, derived: boolean): Promise<string[]> {
-  const found = new Set([id]);
-  let frontier = [id];
+/**
+ * The records and, with `derived`, every record made from any of them,
+ * transitively (ids, the given first); the frontier is read a slice at a
+ * time, however many records it holds.
+ */
+export async function closure(
+  tx: SqlExecutor,
+  tenant: string,
+  ids: readonly string[],
+  derived: boolean,
+): Promise<string[]> {
+  const found = new Set(ids);
+  let frontier = [...found];
   while (derived && frontier.length > 0) {
-    const rows = await tx.all<{ id: string }>(
-      `SELECT id FROM memory_derived WHERE tenant = ? AND source IN (${frontier.map(() => '?').join(', ')})`,
-      [tenant, ...frontier],
-    );
-    frontier = rows.map((r) => r.id).filter((r) => !found.has(r));
-    for (const r of frontier) found.add(r);
+    const next: string[] = [];
+    await inBatches(frontier, async (slice) => {
+      const rows = await tx.all<{ id: string }>(
+        `SELECT id FROM memory_derived WHERE tenant = ? AND source IN (${placeholders(slice.length)})`,
+        [tenant, ...slice],
+      );
+      for (const { id } of rows)
+        if (!found.has(id)) {
+          found.add(id);
+          next.push(id);
+        }
+    });
+    frontier = next;
   }
   return [...found];
 }
 
-/** What removing these records takes with them: versions, index entries, vectors, anchors. */
+/**
+ * What removing these records takes with them: versions, index entries,
+ * vectors, anchors, and the edges to what they were made from (a record made
+ * from one of them keeps its edge unless it goes too). The ids are bound a
+ * slice at a time, however many there are.
+ */
 export async function removal(
   tx: SqlExecutor,
   dialect: Dialect,
@@ -375,39 +396,39 @@ export async function removal(
   records: string[],
   preview: boolean,
 ): Promise<ForgetAnswer> {
-  const marks = records.map(() => '?').join(', ');
-  const versions =
-    records.length === 0
-      ? []
-      : await tx.all<{ n: number }>(`SELECT n FROM memory_records WHERE tenant = ? AND id IN (${marks})`, [
-          tenant,
-          ...records,
-        ]);
-  const anchors =
-    records.length === 0
-      ? 0
-      : Number(
-          (
-            await tx.get<{ count: number }>(
-              `SELECT COUNT(*) AS count FROM memory_anchors WHERE tenant = ? AND id IN (${marks})`,
-              [tenant, ...records],
-            )
-          )?.count ?? 0,
-        );
-  const numbers = versions.map((v) => Number(v.n));
+  const numbers: number[] = [];
+  let anchors = 0;
+  await inBatches(records, async (slice) => {
+    const marks = placeholders(slice.length);
+    const versions = await tx.all<{ n: number }>(
+      `SELECT n FROM memory_records WHERE tenant = ? AND id IN (${marks})`,
+      [tenant, ...slice],
+    );
+    for (const v of versions) numbers.push(Number(v.n));
+    const anchored = await tx.get<{ count: number }>(
+      `SELECT COUNT(*) AS count FROM memory_anchors WHERE tenant = ? AND id IN (${marks})`,
+      [tenant, ...slice],
+    );
+    anchors += Number(anchored?.count ?? 0);
+  });
   const answer = {
     preview,
     records,
-    versions: versions.length,
-    indexEntries: versions.length,
+    versions: numbers.length,
+    indexEntries: numbers.length,
     vectorEntries: await countVectors(tx, dialect, tenant, numbers),
     anchors,
   };
   if (preview || records.length === 0) return answer;
   const indexEntries = await unindex(tx, dialect, tenant, numbers);
   const vectorEntries = await unindexVectors(tx, dialect, tenant, numbers);
-  for (const table of ['memory_records', 'memory_anchors', 'memory_derived'])
-    await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND id IN (${marks})`, [tenant, ...records]);
+  await inBatches(records, async (slice) => {
+    for (const table of ['memory_records', 'memory_anchors', 'memory_derived'])
+      await tx.run(`DELETE FROM ${table} WHERE tenant = ? AND id IN (${placeholders(slice.length)})`, [
+        tenant,
+        ...slice,
+      ]);
+  });
   return { ...answer, indexEntries, vectorEntries };
 }
 
@@ -424,7 +445,7 @@ export async function forget(
   now: number,
 ): Promise<ForgetAnswer> {
   if (!(await latest(tx, who.tenant, input.record))) throw notFound('memory record', input.record);
-  const records = await closure(tx, who.tenant, input.record, input.derived);
+  const records = await closure(tx, who.tenant, [input.record], input.derived);
   const answer = await removal(tx, dialect, who.tenant, records, input.preview);
   if (!input.preview)
     await audit(tx, who, 'memory.forget', input.record, { records, versions: answer.versions }, now);

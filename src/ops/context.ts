@@ -17,6 +17,8 @@ export interface ContextOptions {
   auditKey?: AuditKey;
   /** The store's blobs: the desk's packs live there. */
   blobs?: BlobStore;
+  /** A store in a folder: the desk's state there (stat caches, overlay layers), which an erasure cleans. */
+  deskStateDir?: string;
   /** The trust tier each memory source's records arrive with (default: memory.ts DEFAULT_TRUST). */
   memoryPolicy?: TrustPolicy;
   /** The user's embedding function for memory's vectors (SQLite with sqlite-vec). */
@@ -25,7 +27,7 @@ export interface ContextOptions {
 
 /** The context operations run in, for one identity over one engine. */
 export function opContext(engine: Engine, who: Identity, options: ContextOptions = {}): OpContext {
-  const { caller, masterKey, auditKey, blobs, memoryPolicy, memoryEmbedding } = options;
+  const { caller, masterKey, auditKey, blobs, deskStateDir, memoryPolicy, memoryEmbedding } = options;
   const made = new Map<object, unknown>();
   return {
     who,
@@ -34,6 +36,7 @@ export function opContext(engine: Engine, who: Identity, options: ContextOptions
     masterKey,
     auditKey,
     blobs,
+    deskStateDir,
     memoryPolicy,
     memoryEmbedding,
     write: (fn) => engine.write(who.tenant, (tx) => fn(tx, Date.now())),

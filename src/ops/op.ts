@@ -64,6 +64,8 @@ export interface OpContext {
   readonly auditKey?: AuditKey;
   /** The store's blobs, where the fabric was opened with them (the desk's packs live there). */
   readonly blobs?: BlobStore;
+  /** A store in a folder: the desk's state there (stat caches, overlay layers), which an erasure cleans. */
+  readonly deskStateDir?: string;
   /**
    * The one instance of what `make` builds for this context, made on first
    * use: how a feature keeps its service over the caller (the keys, the

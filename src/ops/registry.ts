@@ -62,6 +62,11 @@ const LOADERS: Loaders = {
       (await import('../artifacts/contract.js')).ARTIFACT_CONTRACT,
       (await import('../artifacts/handlers.js')).ARTIFACT_HANDLERS,
     ),
+  erasure: async () =>
+    withHandlers(
+      (await import('../erasure/contract.js')).ERASURE_CONTRACT,
+      (await import('../erasure/handlers.js')).ERASURE_HANDLERS,
+    ),
 };
 
 const loaded = new Map<Feature, Promise<OpTable>>();

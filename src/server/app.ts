@@ -262,6 +262,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       const context = opContext(store.engine, c.var.who, {
         masterKey,
         blobs: store.blobs,
+        deskStateDir: store.deskDir,
         memoryPolicy: store.memoryPolicy,
         auditKey: store.auditKey,
         memoryEmbedding,

@@ -60,7 +60,20 @@ export interface Engine {
    * `consistent`, every statement sees one snapshot (for whole-store walks).
    */
   read<T>(tenant: string, fn: (tx: SqlExecutor) => Promise<T>, options?: ReadOptions): Promise<T>;
+  /**
+   * After an erasure: makes the bytes of deleted rows unreadable in the
+   * engine's own files, where the engine can (SQLite rewrites its database
+   * and empties its write-ahead log); says what it did and what it could not.
+   */
+  reclaim(): Promise<ReclaimReport>;
   close(): Promise<void>;
+}
+
+export interface ReclaimReport {
+  /** `rewritten`: the database file was rebuilt from its live rows; `left`: the engine keeps them until its own cleanup. */
+  database: 'rewritten' | 'left';
+  /** `emptied`: the write-ahead log was truncated to nothing; `busy`: a reader held it, so it keeps old pages until the next checkpoint; `left`: the engine's own. */
+  log: 'emptied' | 'busy' | 'left';
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type EngineCapabilities,
   MAX_TRANSACTION_ATTEMPTS,
   NO_TENANT,
+  type ReclaimReport,
   RetryTransaction,
   type SqlExecutor,
   type SqlParam,
@@ -230,6 +231,16 @@ export class PostgresEngine implements Engine {
       client.removeListener('error', onError);
       client.release(broken);
     }
+  }
+
+  /**
+   * Nothing here: a deleted row is gone from every query at commit, and its
+   * dead tuple's bytes stay in the table's files until VACUUM lets their
+   * space be reused (VACUUM FULL rewrites the table) and in WAL segments
+   * until they are recycled: the operator's (docs/design/erasure.md).
+   */
+  async reclaim(): Promise<ReclaimReport> {
+    return { database: 'left', log: 'left' };
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ import {
   type EngineCapabilities,
   MAX_TRANSACTION_ATTEMPTS,
   type ReadOptions,
+  type ReclaimReport,
   RetryTransaction,
   type SqlExecutor,
   type SqlParam,
@@ -349,6 +350,33 @@ export class SqliteEngine implements Engine {
       }, batch.length);
     }
     this.flushing = false;
+  }
+
+  /**
+   * Rebuilds the database from its live rows (VACUUM: no free page or freed
+   * cell keeps a deleted row's bytes), then checkpoints the write-ahead log
+   * into it and truncates the log to nothing. Writes wait meanwhile (the
+   * queue is held); a reader in another process holding the log keeps it
+   * from being truncated (`busy`: its old pages then last until the next
+   * checkpoint that can).
+   */
+  async reclaim(): Promise<ReclaimReport> {
+    if (this.closed) throw unavailable('the store is closed: open it again');
+    while (this.flushing || this.walSync.pending) await new Promise((r) => setImmediate(r));
+    this.flushing = true;
+    try {
+      this.writer.exec('VACUUM');
+      const [result] = this.writer.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      return { database: 'rewritten', log: result?.busy === 0 ? 'emptied' : 'busy' };
+    } catch (error) {
+      throw translate(error, this.dir);
+    } finally {
+      this.flushing = false;
+      if (this.queue.length > 0) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    }
   }
 
   async close(): Promise<void> {
