@@ -118,7 +118,14 @@ describe('who may call each operation', () => {
     const persons = OPS.filter((o) => o.callers === 'person' || o.callers === 'person-admin').map(
       (o) => o.name,
     );
-    expect(persons.sort()).toEqual(['approve', 'deny', 'promoteMemory', 'resolveStep', 'setArtifactQuota']);
+    expect(persons.sort()).toEqual([
+      'approve',
+      'deny',
+      'erase',
+      'promoteMemory',
+      'resolveStep',
+      'setArtifactQuota',
+    ]);
     // No MCP tool is a person's decision: an agent's MCP client never sees one.
     for (const operation of OPS)
       if (operation.callers !== 'any') expect(operation.mcp, operation.name).toBeUndefined();
@@ -131,6 +138,7 @@ describe('who may call each operation', () => {
       deny: { approval },
       promoteMemory: { record: memory },
       setArtifactQuota: { bytes: 1 },
+      erase: { subject: `session:${session}` },
     };
     const before = await snapshot();
     const auditBefore = (await auditActions()).length;
@@ -148,7 +156,7 @@ describe('who may call each operation', () => {
         refused++;
       }
     }
-    expect(refused).toBe(10);
+    expect(refused).toBe(12);
     expect(await snapshot()).toEqual(before);
     const audit = (await auditActions()).slice(auditBefore);
     expect(audit).toHaveLength(refused);
@@ -159,6 +167,8 @@ describe('who may call each operation', () => {
         'approve',
         'deny',
         'deny',
+        'erase',
+        'erase',
         'promoteMemory',
         'promoteMemory',
         'resolveStep',

@@ -13,6 +13,8 @@ export const ERASURE_CONTRACT = {
     runs: 'anywhere',
     input: shape.EraseInput,
     output: shape.Erasure,
+    // The erased principal's tokens stop working at once, on this server too (its auth cache).
+    invalidatesAuth: true,
     http: { method: 'POST', path: '/v1/erasures' },
     cli: {
       command: ['erase'],

@@ -18,7 +18,7 @@ import { entriesNaming, erasePayloads } from '../audit/tombstones.js';
 import { type Checkpoint, integrate } from '../audit/tree.js';
 import { workspacesOf } from '../desk/erase.js';
 import { conflict, internal, invalidArgument, notFound } from '../errors.js';
-import { principalKind } from '../identity/erase.js';
+import { principalKind, revokeTokensOf } from '../identity/erase.js';
 import { lockTenant } from '../identity/identity-store.js';
 import { newId } from '../ids.js';
 import { branchesOf, sessionsFound, sessionsOwnedBy } from '../log/erase.js';
@@ -128,13 +128,16 @@ export async function erase(
   const started = await engine.write(tenant, (tx) => start(tx, ctx, subject, subjectText));
   if ('done' in started) return started.done;
   let row = started.row;
-  const scope = JSON.parse(row.scope) as ErasureScope;
+  let scope = JSON.parse(row.scope) as ErasureScope;
   // Each feature in its own transaction, then all of them again in one (AGAIN): what was written into the
   // scope while the cascade ran (before the log's part ended its sessions) goes too.
   for (const step of [...ERASURE_PARTS.map((p) => p.feature), AGAIN]) {
     if (doneParts(row).includes(step)) continue;
     row = await engine.write(tenant, async (tx) => {
       const current = await lockRunning(tx, tenant, row.id);
+      // Another caller of the same erasure (a retry) may have done this step meanwhile.
+      if (doneParts(current).includes(step)) return current;
+      if (step === AGAIN) scope = await widened(tx, JSON.parse(current.scope) as ErasureScope);
       const key = await tenantKey(tx, tenant, Date.now(), ctx.auditKey);
       const parts = step === AGAIN ? ERASURE_PARTS : ERASURE_PARTS.filter((p) => p.feature === step);
       const counts = JSON.parse(current.counts) as Counts;
@@ -151,14 +154,21 @@ export async function erase(
         counts[part.feature] = add(counts[part.feature], erased.counts);
         counts.audit = add(counts.audit, { payloads });
       }
-      return saveProgress(tx, current, [...doneParts(current), step], counts);
+      return saveProgress(
+        tx,
+        { ...current, scope: JSON.stringify(scope) },
+        [...doneParts(current), step],
+        counts,
+      );
     });
+    scope = JSON.parse(row.scope) as ErasureScope;
   }
   const swept = await ctx.sweep(scope);
   const database = await engine.reclaim();
   if (!doneParts(row).includes(FINISHED))
     row = await engine.write(tenant, async (tx) => {
       const current = await lockRunning(tx, tenant, row.id);
+      if (doneParts(current).includes(FINISHED)) return current;
       await appendAudit(tx, {
         tenant,
         actor: who.principal,
@@ -256,6 +266,8 @@ async function start(
     finished_at: null,
     receipt: null,
   };
+  // The subject stops acting at once: its tokens are revoked now (identity's part deletes them later).
+  await revokeTokensOf(tx, tenant, scope.principals, row.started_at);
   await tx.run(
     'INSERT INTO erasures (tenant, id, subject, scope, state, done_parts, counts, by_principal, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
@@ -292,10 +304,9 @@ async function resolve(tx: SqlExecutor, tenant: string, subject: Subject): Promi
       workspaces: await workspacesOf(tx, tenant, sessions),
     };
   }
+  // A principal whose row is gone (erased before) still names what it owned: its sessions, its artifacts.
   const kind = await principalKind(tx, tenant, subject.id);
-  if (kind === undefined)
-    return { tenant, subject, principals: [], sessions: [], branches: [], workspaces: [] };
-  if (kind !== subject.kind)
+  if (kind !== undefined && kind !== subject.kind)
     throw invalidArgument(
       `principal ${subject.id} is a ${kind}, not a ${subject.kind}: erase ${kind}:${subject.id}`,
       {
@@ -319,6 +330,24 @@ async function erasedBefore(tx: SqlExecutor, tenant: string, subject: string): P
     [tenant, subject],
   );
   return row !== undefined;
+}
+
+/**
+ * The scope with what was written into it since it was resolved (AGAIN):
+ * sessions the subject made before its tokens were revoked, workspaces
+ * attached meanwhile.
+ */
+async function widened(tx: SqlExecutor, scope: ErasureScope): Promise<ErasureScope> {
+  const now = await resolve(tx, scope.tenant, scope.subject);
+  if (!now) return scope;
+  const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+  const sessions = union(scope.sessions, now.sessions);
+  return {
+    ...scope,
+    sessions,
+    branches: union(scope.branches, await branchesOf(tx, scope.tenant, sessions)),
+    workspaces: union(scope.workspaces, await workspacesOf(tx, scope.tenant, sessions)),
+  };
 }
 
 function unknownSubject() {
@@ -353,7 +382,8 @@ async function saveProgress(
   counts: Counts,
 ): Promise<ErasureRow> {
   const next = { ...row, done_parts: JSON.stringify(parts), counts: JSON.stringify(counts) };
-  await tx.run('UPDATE erasures SET done_parts = ?, counts = ? WHERE tenant = ? AND id = ?', [
+  await tx.run('UPDATE erasures SET scope = ?, done_parts = ?, counts = ? WHERE tenant = ? AND id = ?', [
+    next.scope,
     next.done_parts,
     next.counts,
     row.tenant,

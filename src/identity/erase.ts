@@ -5,7 +5,7 @@
  * name behind it. The cascade refuses to erase the caller itself.
  */
 import type { ErasurePart } from '../erasure/part.js';
-import type { SqlExecutor } from '../storage/engine.js';
+import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import { deleteWhereIn, valuesWhereIn } from '../storage/rows-in.js';
 
 export const IDENTITY_ERASURE: ErasurePart = {
@@ -28,4 +28,19 @@ export async function principalKind(
   principal: string,
 ): Promise<string | undefined> {
   return (await valuesWhereIn(tx, 'principals', tenant, 'id', [principal], 'kind'))[0];
+}
+
+/** Revokes, at `now`, the principals' tokens not revoked yet: an erased subject stops acting when its erasure starts. */
+export async function revokeTokensOf(
+  tx: SqlExecutor,
+  tenant: string,
+  principals: readonly string[],
+  now: number,
+): Promise<void> {
+  await inBatches(principals, async (slice) => {
+    await tx.run(
+      `UPDATE tokens SET revoked_at = ? WHERE tenant = ? AND revoked_at IS NULL AND principal IN (${placeholders(slice.length)})`,
+      [now, tenant, ...slice],
+    );
+  });
 }

@@ -165,6 +165,8 @@ export class SqliteEngine implements Engine {
   private checkpointer: Checkpointer | undefined;
   private queue: PendingWrite[] = [];
   private flushing = false;
+  /** A reclaim waits: no new batch starts until it has run. */
+  private reclaiming = false;
   private closed = false;
 
   private constructor(options: SqliteEngineOptions) {
@@ -301,7 +303,7 @@ export class SqliteEngine implements Engine {
   }
 
   private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && !this.reclaiming) {
       const batch = this.queue.splice(0, this.maxBatch);
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown; retry: boolean }> =
         [];
@@ -362,15 +364,22 @@ export class SqliteEngine implements Engine {
    */
   async reclaim(): Promise<ReclaimReport> {
     if (this.closed) throw unavailable('the store is closed: open it again');
+    // The flush in progress ends after its batch (it starts no other while this waits), so a steady stream
+    // of writes cannot keep the rewrite waiting.
+    this.reclaiming = true;
     while (this.flushing || this.walSync.pending) await new Promise((r) => setImmediate(r));
     this.flushing = true;
     try {
+      // VACUUM builds its copy in a temporary database: in a file, not in this process's memory.
+      this.writer.pragma('temp_store = FILE');
       this.writer.exec('VACUUM');
       const [result] = this.writer.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
       return { database: 'rewritten', log: result?.busy === 0 ? 'emptied' : 'busy' };
     } catch (error) {
       throw translate(error, this.dir);
     } finally {
+      this.writer.pragma('temp_store = MEMORY');
+      this.reclaiming = false;
       this.flushing = false;
       if (this.queue.length > 0) {
         this.flushing = true;
