@@ -1,6 +1,7 @@
 import type { ErasedRows, ErasurePart, ErasureScope } from '../erasure/part.js';
 import { conflict } from '../errors.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import { valuesWhereIn } from '../storage/rows-in.js';
 import { lockDesk } from './rows.js';
 
 /**
@@ -95,15 +96,7 @@ export async function workspacesOf(
   tenant: string,
   sessions: readonly string[],
 ): Promise<string[]> {
-  const ids: string[] = [];
-  await inBatches([...new Set(sessions)], async (slice) => {
-    const rows = await tx.all<{ id: string }>(
-      `SELECT id FROM desk_workspaces WHERE tenant = ? AND session IN (${placeholders(slice.length)})`,
-      [tenant, ...slice],
-    );
-    for (const r of rows) ids.push(r.id);
-  });
-  return ids.sort();
+  return (await valuesWhereIn(tx, 'desk_workspaces', tenant, 'session', [...new Set(sessions)])).sort();
 }
 
 /**

@@ -11,22 +11,24 @@
  * tree takes in the tombstones, and a receipt is signed.
  */
 
+import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { AuditKey } from '../audit/note.js';
 import { tenantKey } from '../audit/signing-key.js';
 import { entriesNaming, erasePayloads } from '../audit/tombstones.js';
-import { type Checkpoint, integrate } from '../audit/tree.js';
+import { integrate } from '../audit/tree.js';
 import { workspacesOf } from '../desk/erase.js';
 import { conflict, internal, invalidArgument, notFound } from '../errors.js';
 import { principalKind, revokeTokensOf } from '../identity/erase.js';
 import { lockTenant } from '../identity/identity-store.js';
 import { newId } from '../ids.js';
 import { branchesOf, sessionsFound, sessionsOwnedBy } from '../log/erase.js';
-import type { Dialect, Engine, ReclaimReport, SqlExecutor } from '../storage/engine.js';
+import type { Dialect, Engine, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { ErasureScope, Subject } from './part.js';
 import { ERASURE_PARTS } from './parts.js';
 import { type Counts, receiptBody } from './receipt.js';
+import type * as shape from './shapes.js';
 
 /** What the cascade needs from where it runs. */
 export interface ErasureContext {
@@ -41,21 +43,8 @@ export interface ErasureContext {
   sweep(scope: ErasureScope): Promise<Record<string, number>>;
 }
 
-export interface ErasureResult {
-  erasure: string;
-  subject: string;
-  preview: boolean;
-  /** Per feature, rows per kind; `audit.payloads`: audit payloads erased (each now a tombstone). */
-  counts: Counts;
-  /** What was removed outside the rows, and what the database did with their bytes (not in a preview). */
-  reclaimed?: { swept: Record<string, number>; database: ReclaimReport };
-  startedAt: number;
-  finishedAt?: number;
-  /** The checkpoint whose tree holds every tombstone (and the `erasure.finish` entry). */
-  checkpoint?: Checkpoint;
-  /** The receipt: a signed note over the erasure, its counts and that checkpoint. */
-  receipt?: string;
-}
+/** The erasure document (shapes.ts: what every surface answers). */
+export type ErasureResult = z.output<typeof shape.Erasure>;
 
 interface ErasureRow {
   tenant: string;
