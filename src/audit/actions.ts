@@ -51,6 +51,8 @@ export const AUDIT_ACTIONS = [
   // erasure
   'audit.erase',
   'erasure.finish',
+  // retention
+  'retention.sweep',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

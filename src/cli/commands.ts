@@ -11,6 +11,7 @@ export const COMMAND_FILES = {
   fabric: async (): Promise<Command[]> => (await import('./fabric-commands.js')).FABRIC_COMMANDS,
   audit: async (): Promise<Command[]> => (await import('../audit/cli.js')).AUDIT_COMMANDS,
   desk: async (): Promise<Command[]> => (await import('./desk-commands.js')).DESK_COMMANDS,
+  gc: async (): Promise<Command[]> => [(await import('./gc-command.js')).GC_COMMAND],
   unit: async (): Promise<Command[]> => (await import('./unit-commands.js')).UNIT_COMMANDS,
   memory: async (): Promise<Command[]> => (await import('./memory-commands.js')).MEMORY_COMMANDS,
   watch: async (): Promise<Command[]> => (await import('./watch-command.js')).WATCH_COMMANDS,

@@ -454,64 +454,6 @@ const verify: DeskCommand = {
   },
 };
 
-const gc: DeskCommand = {
-  target: 'desk',
-  createsStore: false,
-  names: ['gc'],
-  example: 'cairn gc --keep-last 20',
-  args: [],
-  flags: [
-    {
-      name: 'keep-last',
-      type: 'string',
-      value: 'N',
-      help: 'retention: keep the newest N snapshots per workspace',
-    },
-    {
-      name: 'grace-ms',
-      type: 'string',
-      value: 'MS',
-      help: 'delete packs and artifacts abandoned mid-write only after this long (default 3600000)',
-    },
-    {
-      name: 'repack',
-      type: 'boolean',
-      help: 'also rewrite packs that hold garbage beside live objects, so no garbage byte stays',
-    },
-  ],
-  summary:
-    'remove desk objects no snapshot references and artifacts past their TTL (safe while checkpoints run)',
-  async run(place, call) {
-    return withDesk(place, call, async (ctx) => {
-      const { desk, fabric } = ctx;
-      const { store, who } = localOnly(ctx, 'gc');
-      // Abandoned forks past their TTL first: their workspaces go, so their snapshots may then expire.
-      const { reclaimed, leftAlone } = await new Units(fabric, desk).reclaim();
-      const graceMs = wholeNumberFlag(call.values, 'grace-ms');
-      const report = await desk.gc({
-        keepLast: wholeNumberFlag(call.values, 'keep-last'),
-        graceMs,
-        repack: call.values.repack === true,
-      });
-      // Artifacts keep their own retention: only those past their TTL (or left half-published) go.
-      const artifacts = await fabric.sweepArtifacts(graceMs === undefined ? {} : { graceMs });
-      // Last, the blobs no row names (a crash between a removal's rows and its blobs leaves them).
-      const blobs = await store.collectUnnamedBlobs(who.tenant, graceMs === undefined ? {} : { graceMs });
-      call.out.result({ ...report, reclaimedWorkspaces: reclaimed, leftAlone, artifacts, blobs }, [
-        `gc: ${reclaimed.length} abandoned workspaces reclaimed, ${report.expiredSnapshots} snapshots expired, ${report.removedObjects} objects and ${report.removedPacks} packs removed (${report.freedBytes} bytes), ${report.repackedPacks} packs repacked, ${report.marked} objects live`,
-        `gc: ${artifacts.expired} artifacts expired, ${artifacts.abandoned} half-published removed (${artifacts.freedBytes} bytes)`,
-        `gc: ${blobs.deleted} of ${blobs.listed} blobs deleted: nothing named them; ${blobs.temporary} temporary files of killed writes removed`,
-        ...leftAlone.map((w) =>
-          w.reason === 'other-host'
-            ? `left alone ${w.workspace} at ${w.dir}: on host ${w.host}, for the desk there`
-            : `left alone ${w.workspace} at ${w.dir}: not created by this desk (delete it yourself if you mean to)`,
-        ),
-      ]);
-      return EXIT.ok;
-    });
-  },
-};
-
 export const DESK_COMMANDS: DeskCommand[] = [
   attach,
   checkpoint,
@@ -522,5 +464,4 @@ export const DESK_COMMANDS: DeskCommand[] = [
   merge,
   detach,
   verify,
-  gc,
 ];

@@ -693,6 +693,12 @@ export const MANIFEST: readonly CommandInfo[] = [
         help: 'retention: keep the newest N snapshots per workspace',
       },
       {
+        name: 'max-age-ms',
+        type: 'string',
+        value: 'MS',
+        help: 'retention: keep snapshots younger than this (with --keep-last, a snapshot either keeps it)',
+      },
+      {
         name: 'grace-ms',
         type: 'string',
         value: 'MS',
@@ -703,11 +709,16 @@ export const MANIFEST: readonly CommandInfo[] = [
         type: 'boolean',
         help: 'also rewrite packs that hold garbage beside live objects, so no garbage byte stays',
       },
+      {
+        name: 'dry-run',
+        type: 'boolean',
+        help: 'say which workspaces, branches and snapshots retention would remove; remove nothing',
+      },
     ],
     summary:
-      'remove desk objects no snapshot references and artifacts past their TTL (safe while checkpoints run)',
-    example: 'cairn gc --keep-last 20',
-    file: 'desk',
+      'retention and garbage collection: abandoned forks past their time, snapshots past the rule, unreferenced desk objects, expired artifacts (safe while writers run)',
+    example: 'cairn gc --keep-last 20 --dry-run',
+    file: 'gc',
   },
   {
     target: 'desk',

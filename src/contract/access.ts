@@ -37,6 +37,7 @@ export const ACCESS_ACTIONS = [
   'artifact.quota',
   'artifact.sweep',
   'erasure',
+  'branch.sweep',
 ] as const;
 
 export type Action = (typeof ACCESS_ACTIONS)[number];

@@ -11,6 +11,7 @@ import { IDENTITY_CONTRACT } from '../identity/contract.js';
 import { KEYS_CONTRACT } from '../keys/contract.js';
 import { LOG_CONTRACT } from '../log/contract.js';
 import { MEMORY_CONTRACT } from '../memory/contract.js';
+import { RETENTION_CONTRACT } from '../retention/contract.js';
 import { STEP_CONTRACT } from '../steps/contract.js';
 import { UNIT_CONTRACT } from '../unit/contract.js';
 import type { SpecTable } from './spec.js';
@@ -27,6 +28,7 @@ export const CONTRACT_PARTS = {
   unit: UNIT_CONTRACT,
   artifacts: ARTIFACT_CONTRACT,
   erasure: ERASURE_CONTRACT,
+  retention: RETENTION_CONTRACT,
 } satisfies Record<string, SpecTable>;
 export type Feature = keyof typeof CONTRACT_PARTS;
 export type ContractParts = typeof CONTRACT_PARTS;

@@ -836,4 +836,14 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       path: '/v1/erasures',
     },
   },
+  sweepBranches: {
+    name: 'sweepBranches',
+    feature: 'retention',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'POST',
+      path: '/v1/retention/branches/sweep',
+    },
+  },
 };

@@ -3,7 +3,7 @@ import { DeskContext, type DeskOptions } from './context.js';
 import type { Holding } from './created.js';
 import type { DiffItem } from './diff.js';
 import { Forks } from './fork.js';
-import type { GcReport, RepackOption, VerifyReport } from './gc.js';
+import type { GcOptions, GcReport, RepackOption, VerifyReport } from './gc.js';
 import type { Guard } from './guard.js';
 import { Handles } from './handles.js';
 import { Maintenance } from './maintenance.js';
@@ -19,7 +19,7 @@ export type { Holding } from './created.js';
 export type { MergeResult } from './merge-run.js';
 export { normalisePath, type RestorePreview, type RestoreResult } from './restore.js';
 export type { AlsoAppend, CheckpointResult } from './snapshots.js';
-export type { GcReport, RepackOption, VerifyReport };
+export type { GcOptions, GcReport, RepackOption, VerifyReport };
 
 /**
  * The desk: directories bound to session branches, snapshotted into the
@@ -213,7 +213,7 @@ export class Desk {
    * partly garbage rewritten: repack.ts), then this host's overlay lower
    * layers no attached fork uses.
    */
-  gc(options: { graceMs?: number; keepLast?: number; repack?: RepackOption } = {}): Promise<GcReport> {
+  gc(options: GcOptions = {}): Promise<GcReport> {
     return this.maintenance.gc(options);
   }
 

@@ -65,6 +65,16 @@ async function eraseDesk(tx: SqlExecutor, scope: ErasureScope, preview: boolean)
   const workspaces = await workspacesOf(tx, tenant, scope.sessions);
   if (workspaces.length === 0) return { counts: { workspaces: 0, snapshots: 0 }, resources: [] };
   await refuseDangling(tx, tenant, new Set(workspaces));
+  return { counts: await removeWorkspaces(tx, tenant, workspaces, preview), resources: workspaces };
+}
+
+/** Deletes the workspaces' rows and their snapshots' (with `preview`, counts them); the caller holds the desk lock. */
+export async function removeWorkspaces(
+  tx: SqlExecutor,
+  tenant: string,
+  workspaces: readonly string[],
+  preview: boolean,
+): Promise<{ workspaces: number; snapshots: number }> {
   let snapshots = 0;
   let removed = 0;
   await inBatches(workspaces, async (slice) => {
@@ -87,7 +97,7 @@ async function eraseDesk(tx: SqlExecutor, scope: ErasureScope, preview: boolean)
       ...slice,
     ]);
   });
-  return { counts: { workspaces: removed, snapshots }, resources: workspaces };
+  return { workspaces: removed, snapshots };
 }
 
 /** The ids of the workspaces bound to these sessions, in id order. */
@@ -106,18 +116,34 @@ export async function workspacesOf(
  * keeping those owned by another workspace (what a fork's base is).
  */
 async function refuseDangling(tx: SqlExecutor, tenant: string, erased: ReadonlySet<string>): Promise<void> {
+  const dangling = await startingFrom(tx, tenant, erased);
+  if (dangling.size === 0) return;
+  const named = [...dangling].slice(0, 20).map(([id, l]) => `${id} (session ${l.session})`);
+  throw conflict(
+    `workspaces outside the erased sessions start from a snapshot of an erased workspace: ${named.join(', ')}. Nothing was erased: erase their sessions too, or remove those workspaces first`,
+    { workspaces: [...dangling.keys()].slice(0, 100) },
+  );
+}
+
+/**
+ * The workspaces outside `gone` whose base or head is a snapshot of one in
+ * `gone` (by id, with their sessions): what removing `gone` would leave
+ * pointing at nothing. One query over the tenant's workspaces joined to the
+ * snapshots they start from and stand at, keeping those owned by another
+ * workspace (what a fork's base is). The branch sweep keeps such a branch.
+ */
+export async function startingFrom(
+  tx: SqlExecutor,
+  tenant: string,
+  gone: ReadonlySet<string>,
+): Promise<Map<string, { session: string; owner: string }>> {
   const links = await tx.all<{ id: string; session: string; owner: string }>(
     `SELECT w.id, w.session, s.workspace AS owner FROM desk_workspaces w
      JOIN desk_snapshots s ON s.tenant = w.tenant AND (s.id = w.base_snapshot OR s.id = w.head_snapshot)
      WHERE w.tenant = ? AND s.workspace <> w.id`,
     [tenant],
   );
-  const dangling = new Map<string, string>();
-  for (const l of links) if (!erased.has(l.id) && erased.has(l.owner)) dangling.set(l.id, l.session);
-  if (dangling.size === 0) return;
-  const named = [...dangling].slice(0, 20).map(([id, session]) => `${id} (session ${session})`);
-  throw conflict(
-    `workspaces outside the erased sessions start from a snapshot of an erased workspace: ${named.join(', ')}. Nothing was erased: erase their sessions too, or remove those workspaces first`,
-    { workspaces: [...dangling.keys()].slice(0, 100) },
-  );
+  const found = new Map<string, { session: string; owner: string }>();
+  for (const l of links) if (!gone.has(l.id) && gone.has(l.owner)) found.set(l.id, l);
+  return found;
 }

@@ -100,6 +100,14 @@ export async function verifyStore(store: LocalDeskStore, objects: ObjectStore): 
  */
 export type RepackOption = boolean | { minDeadShare: number };
 
+/** What `collectGarbage` is asked: the snapshot retention rule, the writers' grace, repacking, a dry run. */
+export type GcOptions = SnapshotRetention & {
+  graceMs?: number;
+  repack?: RepackOption;
+  /** Count the snapshots the retention rule would remove; remove nothing and collect nothing. */
+  dryRun?: boolean;
+};
+
 /**
  * Retention, then mark and sweep: marks every object reachable from a
  * snapshot, removes index rows of the rest, deletes packs left with no live
@@ -114,10 +122,7 @@ export type RepackOption = boolean | { minDeadShare: number };
 export async function collectGarbage(
   store: LocalDeskStore,
   objects: ObjectStore,
-  options: {
-    graceMs?: number;
-    keepLast?: number;
-    repack?: RepackOption;
+  options: GcOptions & {
     started: number;
     onProgress?: (phase: 'mark' | 'sweep', done: number) => void;
   },
@@ -133,7 +138,9 @@ export async function collectGarbage(
   }
   const { started } = options;
   const minDead = repackThreshold(options.repack);
-  const expired = options.keepLast === undefined ? 0 : await expireSnapshots(store, options.keepLast);
+  checkRule(options);
+  const ruled = options.keepLast !== undefined || options.maxAgeMs !== undefined;
+  const expired = ruled ? await expireSnapshots(store, options, started, options.dryRun === true) : 0;
   const live = new Set<string>();
   const marked = new Set<string>();
   let broken = false;
@@ -168,6 +175,7 @@ export async function collectGarbage(
     freedBytes: 0,
     brokenSnapshots: [],
   };
+  if (options.dryRun) return report;
   const doomedPacks: string[] = [];
   let partlyDead: PartlyDead[] = [];
   for (let round = 0; ; round++) {
@@ -301,17 +309,42 @@ function partlyDeadPacks(
 }
 
 /**
- * Retention: keeps each workspace's newest `keepLast` snapshots, its head,
- * and every snapshot a fork started from; removes the other snapshot rows.
- * Their log events stay; restoring one of them is then NOT_FOUND.
+ * The snapshot retention rule: each workspace keeps its newest `keepLast`
+ * snapshots and those younger than `maxAgeMs`; with one of them given, it
+ * alone decides. A workspace's head and every snapshot a fork started from
+ * are always kept.
  */
-async function expireSnapshots(store: LocalDeskStore, keepLast: number): Promise<number> {
-  const { engine, tenant } = store;
-  if (!Number.isSafeInteger(keepLast) || keepLast < 1) {
+export interface SnapshotRetention {
+  keepLast?: number;
+  maxAgeMs?: number;
+}
+
+function checkRule(rule: SnapshotRetention): void {
+  const { keepLast, maxAgeMs } = rule;
+  if (keepLast !== undefined && (!Number.isSafeInteger(keepLast) || keepLast < 1))
     throw invalid(`keepLast must be a whole number of at least 1, not ${keepLast}`, { keepLast });
-  }
-  return engine.write(tenant, async (tx) => {
-    await lockDesk(tx, tenant);
+  if (maxAgeMs !== undefined && (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 0))
+    throw invalid(`maxAgeMs must be a whole number of milliseconds, at least 0, not ${maxAgeMs}`, {
+      maxAgeMs,
+    });
+}
+
+/**
+ * Retention (`SnapshotRetention`): removes the snapshot rows the rule does
+ * not keep (with `dryRun`, counts them). Their log events stay; restoring
+ * one of them is then NOT_FOUND.
+ */
+async function expireSnapshots(
+  store: LocalDeskStore,
+  rule: SnapshotRetention,
+  now: number,
+  dryRun: boolean,
+): Promise<number> {
+  const { engine, tenant } = store;
+  const { keepLast, maxAgeMs } = rule;
+  const run = dryRun ? engine.read.bind(engine) : engine.write.bind(engine);
+  return run(tenant, async (tx) => {
+    if (!dryRun) await lockDesk(tx, tenant);
     const pinned = new Set<string>();
     for (const w of await tx.all<{ head_snapshot: string; base_snapshot: string }>(
       'SELECT head_snapshot, base_snapshot FROM desk_workspaces WHERE tenant = ?',
@@ -320,8 +353,8 @@ async function expireSnapshots(store: LocalDeskStore, keepLast: number): Promise
       pinned.add(w.head_snapshot);
       pinned.add(w.base_snapshot);
     }
-    const rows = await tx.all<{ id: string; workspace: string }>(
-      'SELECT id, workspace FROM desk_snapshots WHERE tenant = ? ORDER BY workspace, created_at DESC, id DESC',
+    const rows = await tx.all<{ id: string; workspace: string; created_at: number }>(
+      'SELECT id, workspace, created_at FROM desk_snapshots WHERE tenant = ? ORDER BY workspace, created_at DESC, id DESC',
       [tenant],
     );
     const seen = new Map<string, number>();
@@ -329,8 +362,11 @@ async function expireSnapshots(store: LocalDeskStore, keepLast: number): Promise
     for (const r of rows) {
       const rank = (seen.get(r.workspace) ?? 0) + 1;
       seen.set(r.workspace, rank);
-      if (rank > keepLast && !pinned.has(r.id)) doomed.push(r.id);
+      const newest = keepLast !== undefined && rank <= keepLast;
+      const young = maxAgeMs !== undefined && Number(r.created_at) > now - maxAgeMs;
+      if (!newest && !young && !pinned.has(r.id)) doomed.push(r.id);
     }
+    if (dryRun) return doomed.length;
     await inBatches(doomed, async (slice) => {
       await tx.run(`DELETE FROM desk_snapshots WHERE tenant = ? AND id IN (${placeholders(slice.length)})`, [
         tenant,

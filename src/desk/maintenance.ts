@@ -1,7 +1,7 @@
 import { unavailable } from '../errors.js';
 import type { DeskContext } from './context.js';
 import { sweepLayers } from './fork.js';
-import { collectGarbage, type GcReport, type RepackOption, type VerifyReport, verifyStore } from './gc.js';
+import { collectGarbage, type GcOptions, type GcReport, type VerifyReport, verifyStore } from './gc.js';
 import { LocalDeskStore } from './local-store.js';
 
 /** Verify and GC as a desk runs them: where the store is, and then this host's overlay layers. */
@@ -24,7 +24,7 @@ export class Maintenance {
    * partly garbage rewritten: repack.ts), then this host's overlay lower
    * layers no attached fork uses.
    */
-  async gc(options: { graceMs?: number; keepLast?: number; repack?: RepackOption } = {}): Promise<GcReport> {
+  async gc(options: GcOptions = {}): Promise<GcReport> {
     const ctx = this.ctx;
     const started = ctx.now();
     const graceMs = options.graceMs ?? 60 * 60 * 1000;
@@ -33,7 +33,7 @@ export class Maintenance {
       started,
       ...(ctx.options.onProgress ? { onProgress: ctx.options.onProgress } : {}),
     });
-    report.removedLayers = await sweepLayers(ctx, started - graceMs);
+    if (!options.dryRun) report.removedLayers = await sweepLayers(ctx, started - graceMs);
     return report;
   }
 }

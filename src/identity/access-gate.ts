@@ -22,6 +22,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'artifact.quota',
   'artifact.sweep',
   'erasure',
+  'branch.sweep',
 ]);
 
 export function authorize(who: Identity, action: Action): void {

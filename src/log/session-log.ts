@@ -100,6 +100,19 @@ async function requireEvent(tx: SqlExecutor, tenant: string, id: string): Promis
   return row;
 }
 
+/**
+ * Run once the tenant's chain is the caller's (its audit entry appended): a
+ * branch sweep (log/retention.ts) that committed meanwhile may have taken
+ * the event a fork or head move read before, and a branch must not point
+ * at what is gone. On PostgreSQL the statement sees that commit; SQLite has
+ * one writer, so there it always finds the event.
+ */
+async function stillThere(tx: SqlExecutor, tenant: string, id: string): Promise<void> {
+  if (id === '') return;
+  if (!(await tx.get('SELECT 1 AS here FROM events WHERE tenant = ? AND id = ?', [tenant, id])))
+    throw new RetryTransaction(`event ${id} was swept meanwhile`);
+}
+
 /** The path root → head as segments, root first. */
 /**
  * Bounds the walk, so a damaged store with a cycle of lines is reported, not looped on. A branch
@@ -107,7 +120,7 @@ async function requireEvent(tx: SqlExecutor, tenant: string, id: string): Promis
  */
 const MAX_LINE_DEPTH = 100_000;
 
-async function pathSegments(
+export async function pathSegments(
   tx: SqlExecutor,
   tenant: string,
   branch: Pick<BranchRow, 'head' | 'head_line' | 'head_seq'>,
@@ -573,6 +586,7 @@ export async function forkBranch(
     throw error;
   }
   await recordRefMove(tx, who, row, 'fork', '', at.id, at.seq, now);
+  await stillThere(tx, who.tenant, at.id);
   return toBranch(row);
 }
 
@@ -633,6 +647,7 @@ async function setHead(
   );
   if (swapped !== 1) throw new RetryTransaction(`head of branch ${branch.id} moved`);
   await recordRefMove(tx, who, branch, op, branch.head, target.id, target.seq, now);
+  await stillThere(tx, who.tenant, target.id);
   return toBranch({
     ...branch,
     head: target.id,

@@ -67,6 +67,11 @@ const LOADERS: Loaders = {
       (await import('../erasure/contract.js')).ERASURE_CONTRACT,
       (await import('../erasure/handlers.js')).ERASURE_HANDLERS,
     ),
+  retention: async () =>
+    withHandlers(
+      (await import('../retention/contract.js')).RETENTION_CONTRACT,
+      (await import('../retention/handlers.js')).RETENTION_HANDLERS,
+    ),
 };
 
 const loaded = new Map<Feature, Promise<OpTable>>();

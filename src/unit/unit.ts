@@ -480,8 +480,11 @@ export class Units {
     return this.fabric.abandonBranch({ session, branch, workspace: ws.id, expiresAt: now + ttlMs });
   }
 
-  /** Discards the workspaces of abandoned fork branches whose time ran out; returns their ids. */
-  async reclaim(now = Date.now()): Promise<ReclaimReport> {
+  /**
+   * Discards the workspaces of abandoned fork branches whose time ran out;
+   * returns their ids (with `dryRun`, those it would discard, discarding nothing).
+   */
+  async reclaim(now = Date.now(), dryRun = false): Promise<ReclaimReport> {
     const reclaimed: string[] = [];
     const leftAlone: ReclaimReport['leftAlone'] = [];
     for (const ws of await this.desk.listWorkspaces()) {
@@ -504,6 +507,10 @@ export class Units {
       const held = this.desk.holds(ws);
       if (!held.ok) {
         leftAlone.push({ workspace: ws.id, host: ws.host, dir: ws.dir, reason: held.reason });
+        continue;
+      }
+      if (dryRun) {
+        reclaimed.push(ws.id);
         continue;
       }
       await this.desk.detach(ws.id, { discard: true });

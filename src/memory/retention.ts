@@ -1,0 +1,49 @@
+/**
+ * Memory's part of the branch sweep (src/retention/part.ts): a record of the
+ * session whose every anchor is an event of a swept branch was seen only
+ * there, and goes whole (the one deletion path, memory.ts `removal`); a
+ * record also anchored elsewhere stays, and loses only its anchors on the
+ * swept events (no anchor may name an event the log no longer has).
+ */
+import type { RetentionPart } from '../retention/part.js';
+import { inBatches, placeholders } from '../storage/engine.js';
+import { deleteWhereIn } from '../storage/rows-in.js';
+import { removal } from './memory.js';
+
+export const MEMORY_RETENTION: RetentionPart = {
+  feature: 'memory',
+  async sweep(tx, scope, dryRun, dialect) {
+    const { tenant } = scope;
+    const swept = new Set(scope.log.events);
+    const touched = new Set<string>();
+    await inBatches(scope.log.events, async (slice) => {
+      for (const r of await tx.all<{ id: string }>(
+        `SELECT DISTINCT id FROM memory_anchors WHERE tenant = ? AND event IN (${placeholders(slice.length)})`,
+        [tenant, ...slice],
+      ))
+        touched.add(r.id);
+    });
+    const seenElsewhere = new Set<string>();
+    await inBatches([...touched], async (slice) => {
+      for (const a of await tx.all<{ id: string; event: string }>(
+        `SELECT id, event FROM memory_anchors WHERE tenant = ? AND id IN (${placeholders(slice.length)})`,
+        [tenant, ...slice],
+      ))
+        if (!swept.has(a.event)) seenElsewhere.add(a.id);
+    });
+    const records = [...touched].filter((id) => !seenElsewhere.has(id)).sort();
+    const answer = await removal(tx, dialect, tenant, records, dryRun);
+    // What is left of the swept events' anchors: those of records that stay.
+    const anchors = await deleteWhereIn(tx, 'memory_anchors', tenant, 'event', scope.log.events, dryRun);
+    return {
+      counts: {
+        records: records.length,
+        versions: answer.versions,
+        indexEntries: answer.indexEntries,
+        vectorEntries: answer.vectorEntries,
+        anchors: dryRun ? anchors : answer.anchors + anchors,
+      },
+      resources: records,
+    };
+  },
+};

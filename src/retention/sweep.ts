@@ -1,0 +1,179 @@
+/**
+ * The branch sweep (docs/design/retention.md): a branch whose own last
+ * decision is `abandon` with its time run out goes, with every event it
+ * appended (none of which a branch that stays reaches), the steps and
+ * memory that lived only there, its workspaces' rows and snapshots and its
+ * keys; each feature says what that is (its part, ./parts.ts). One
+ * transaction a session, so a kill leaves a session swept or untouched;
+ * in it the branches are locked before the tenant's chain, as every writer
+ * takes them, and a fork or head move that read a swept event before the
+ * commit finds it gone after (log/session-log.ts `stillThere`). The audit
+ * payloads of what went are removed, each leaving a signed tombstone, as
+ * an erasure's: the tree still verifies.
+ */
+import type { z } from 'zod';
+import { branchesWithArtifacts } from '../artifacts/retention.js';
+import { appendAudit } from '../audit/audit-chain.js';
+import type { AuditKey } from '../audit/note.js';
+import { tenantKey } from '../audit/signing-key.js';
+import { erasePayloads } from '../audit/tombstones.js';
+import { blockedBranches } from '../desk/retention.js';
+import { narrowedElsewhere } from '../keys/retention.js';
+import {
+  logSweepOf,
+  ownLatestOfKinds,
+  reachedFrom,
+  sessionBranches,
+  sessionsWithKind,
+} from '../log/retention.js';
+import type { BranchRow } from '../log/rows.js';
+import type { Engine, SqlExecutor } from '../storage/engine.js';
+import type { Identity } from '../types.js';
+import { UNIT_ABANDON_EVENT, UNIT_KEEP_EVENT } from '../unit/unit.js';
+import type { BranchSweepScope } from './part.js';
+import { RETENTION_PARTS } from './parts.js';
+import type * as shape from './shapes.js';
+
+export type BranchSweepResult = z.output<typeof shape.BranchSweep>;
+type KeptReason = z.output<typeof shape.KeptReason>;
+type Counts = Record<string, Record<string, number>>;
+
+export interface SweepContext {
+  engine: Engine;
+  who: Identity;
+  auditKey?: AuditKey;
+}
+
+function addCounts(into: Counts, more: Counts): void {
+  for (const [feature, kinds] of Object.entries(more)) {
+    const sum = { ...into[feature] };
+    for (const [kind, n] of Object.entries(kinds)) sum[kind] = (sum[kind] ?? 0) + n;
+    into[feature] = sum;
+  }
+}
+
+/** Sweeps every session of the caller's tenant where a branch was abandoned (or, `dryRun`, says what would go). */
+export async function sweepBranches(
+  ctx: SweepContext,
+  dryRun: boolean,
+  now = Date.now(),
+): Promise<BranchSweepResult> {
+  const { engine, who } = ctx;
+  const tenant = who.tenant;
+  const result: BranchSweepResult = { dryRun, swept: [], kept: [], counts: {} };
+  const sessions = await engine.read(tenant, (tx) => sessionsWithKind(tx, tenant, UNIT_ABANDON_EVENT));
+  for (const session of sessions) {
+    const run = (tx: SqlExecutor) => sweepSession(tx, ctx, session, dryRun, now);
+    const one = dryRun ? await engine.read(tenant, run) : await engine.write(tenant, run);
+    result.kept.push(...one.kept);
+    if (one.branches.length === 0) continue;
+    result.swept.push({ session, branches: one.branches, counts: one.counts });
+    addCounts(result.counts, one.counts);
+  }
+  return result;
+}
+
+/** The abandoned branches of a session whose time ran out: the branch's own last decision is `abandon`, expired. */
+async function expiredOf(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  branches: readonly BranchRow[],
+  now: number,
+): Promise<BranchRow[]> {
+  const decided = await ownLatestOfKinds(tx, tenant, session, branches, [
+    UNIT_ABANDON_EVENT,
+    UNIT_KEEP_EVENT,
+  ]);
+  return branches.filter((b) => {
+    const last = decided.get(b.name);
+    if (last?.kind !== UNIT_ABANDON_EVENT) return false;
+    const expiresAt = (JSON.parse(last.payload) as { expiresAt?: unknown }).expiresAt;
+    return typeof expiresAt === 'number' && expiresAt <= now;
+  });
+}
+
+/**
+ * Of the expired branches, those that go: each feature's reasons to keep
+ * one are asked again until none is new, since a branch kept stays in use
+ * and may reach another (its path holds that one's events).
+ */
+async function whatGoes(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  branches: readonly BranchRow[],
+  expired: readonly BranchRow[],
+): Promise<{ going: BranchRow[]; kept: Map<string, KeptReason> }> {
+  const kept = new Map<string, KeptReason>();
+  for (const b of expired) if (b.name === 'main') kept.set(b.name, 'main');
+  for (;;) {
+    const going = expired.filter((b) => !kept.has(b.name));
+    const names = going.map((b) => b.name);
+    const live = branches.filter((b) => !names.includes(b.name));
+    const found = new Map<string, KeptReason>();
+    for (const [name, why] of await blockedBranches(tx, tenant, session, names)) found.set(name, why);
+    for (const name of await branchesWithArtifacts(tx, tenant, session, names)) found.set(name, 'artifacts');
+    for (const name of await narrowedElsewhere(tx, tenant, session, names)) found.set(name, 'grants');
+    for (const name of await reachedFrom(tx, tenant, session, names, live)) found.set(name, 'reached');
+    if (found.size === 0) return { going, kept };
+    for (const [name, why] of found) kept.set(name, why);
+  }
+}
+
+async function sweepSession(
+  tx: SqlExecutor,
+  ctx: SweepContext,
+  session: string,
+  dryRun: boolean,
+  now: number,
+): Promise<{ branches: string[]; counts: Counts; kept: BranchSweepResult['kept'] }> {
+  const tenant = ctx.who.tenant;
+  // Locked before the chain, in the order appends take them.
+  const branches = await sessionBranches(tx, tenant, session, !dryRun);
+  const expired = await expiredOf(tx, tenant, session, branches, now);
+  if (expired.length === 0) return { branches: [], counts: {}, kept: [] };
+  const { going, kept } = await whatGoes(tx, tenant, session, branches, expired);
+  const keptList = [...kept].map(([branch, reason]) => ({ session, branch, reason }));
+  if (going.length === 0) return { branches: [], counts: {}, kept: keptList };
+  const swept = going.map((b) => b.name);
+  const scope: BranchSweepScope = {
+    tenant,
+    by: ctx.who.principal,
+    session,
+    swept,
+    kept: branches.map((b) => b.name).filter((n) => !swept.includes(n)),
+    log: await logSweepOf(tx, tenant, session, going),
+    now,
+  };
+  const counts: Counts = {};
+  let key: AuditKey | undefined;
+  let payloads = 0;
+  for (const part of RETENTION_PARTS) {
+    const gone = await part.sweep(tx, scope, dryRun, ctx.engine.dialect);
+    counts[part.feature] = gone.counts;
+    if (dryRun || gone.resources.length === 0) continue;
+    key ??= await tenantKey(tx, tenant, now, ctx.auditKey);
+    payloads += await erasePayloads(tx, {
+      tenant,
+      resources: new Set(gone.resources),
+      basis: `retention: abandoned branches of session ${session} past their time`,
+      by: ctx.who.principal,
+      at: now,
+      key,
+    });
+  }
+  if (!dryRun) {
+    counts.audit = { payloads };
+    await appendAudit(tx, {
+      tenant,
+      actor: ctx.who.principal,
+      action: 'retention.sweep',
+      resourceType: 'session',
+      resourceId: session,
+      payload: { branches: swept, counts },
+      at: now,
+    });
+  }
+  return { branches: swept, counts, kept: keptList };
+}
