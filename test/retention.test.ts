@@ -1,0 +1,183 @@
+/**
+ * The branch sweep (issue 22, retention): an abandoned branch past its time
+ * goes with every event it appended, its memory, its workspace rows and its
+ * grants; what other branches still need stays, with the reason said; the
+ * audit tree still verifies (each removed payload a tombstone) and no row
+ * names a row that is gone. On SQLite and PostgreSQL.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Desk } from '../src/desk/desk.js';
+import type { EmbeddedFabric } from '../src/embedded-fabric.js';
+import { MasterKey } from '../src/entry/keys.js';
+import type { Identity } from '../src/index.js';
+import type { Store } from '../src/store.js';
+import { expectCode } from '../src/testing/expect-code.js';
+import { Units } from '../src/unit/unit.js';
+import { danglingReferences } from './support/dangling.js';
+import { addBilling } from './support/erasure-seed.js';
+import { describePostgres } from './support/postgres.js';
+import { backendStore, tempDir } from './support/stores.js';
+import { put } from './support/trees.js';
+
+describe('the branch sweep on SQLite', () => retentionSuite('sqlite'));
+describePostgres('the branch sweep on PostgreSQL', () => retentionSuite('postgres'));
+
+function retentionSuite(backend: 'sqlite' | 'postgres') {
+  let temp: { dir: string; remove(): void };
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let admin: Identity;
+  let fabric: EmbeddedFabric;
+  let desk: Desk;
+  let units: Units;
+  const master = MasterKey.generate();
+
+  beforeEach(async () => {
+    temp = tempDir('cairn-retention-');
+    ({ store, cleanup, who: admin } = await backendStore(backend, 'retention'));
+    fabric = store.fabric(admin);
+    desk = store.desk(admin, { host: 'retention-host', stateDir: join(temp.dir, 'state') });
+    units = new Units(fabric, desk);
+    await addBilling(store, admin, master);
+  });
+
+  afterEach(async () => {
+    await desk.close();
+    await cleanup();
+    temp.remove();
+  });
+
+  /** A workspace on main with one event and a checkpoint, forked into `n` branches. */
+  async function forked(n: number) {
+    const dir = join(temp.dir, 'work');
+    put(dir, 'a.txt', 'main file\n');
+    const ws = (await desk.attach({ dir })).workspace;
+    await fabric.append({ session: ws.session, branch: 'main', kind: 'note', payload: { text: 'on main' } });
+    const cp = await units.checkpoint({ workspace: ws.id });
+    const fork = await units.fork(cp.id, { branches: n, dirRoot: join(temp.dir, 'forks'), driver: 'copy' });
+    return { session: ws.session, main: ws, branches: fork.branches };
+  }
+
+  const names = async (session: string) => (await fabric.listBranches({ session })).map((b) => b.name).sort();
+  const verified = async () => (await store.verifyTenants([admin.tenant]))[0];
+
+  it('sweeps an abandoned branch past its time with what only it holds; a dry run changes nothing', async () => {
+    const { session, branches } = await forked(3);
+    const [gone, kept, later] = branches.map((b) => b.branch) as [string, string, string];
+    const keys = store.keys(admin, { masterKey: master });
+    const goneEvents: string[] = [];
+    for (let i = 0; i < 3; i++)
+      goneEvents.push(
+        (await fabric.append({ session, branch: gone, kind: 'note', payload: { text: `gone ${i}` } })).id,
+      );
+    const keptEvent = await fabric.append({ session, branch: kept, kind: 'note', payload: { text: 'kept' } });
+    const goneGrant = await keys.grant({ session, branch: gone, credential: 'billing', mode: 'live' });
+    const keptGrant = await keys.grant({ session, branch: kept, credential: 'billing', mode: 'live' });
+    await units.abandon(session, gone, 0);
+    await units.abandon(session, later, 60 * 60 * 1000);
+    expect((await units.reclaim()).reclaimed).toHaveLength(1);
+    // Written after the reclaim (which forgets a reclaimed branch's memory): the sweep's to take.
+    const goneMemory = await fabric.remember({
+      scope: { session },
+      branch: gone,
+      text: 'only the gone branch knew',
+    });
+    const keptMemory = await fabric.remember({
+      scope: { session },
+      branch: kept,
+      text: 'the kept branch knows',
+    });
+
+    const before = await names(session);
+    const dry = await fabric.sweepBranches({ dryRun: true });
+    expect(dry.swept).toEqual([{ session, branches: [gone], counts: expect.any(Object) }]);
+    expect(dry.counts.log).toMatchObject({ branches: 1, lines: 1 });
+    expect(dry.counts.log?.events).toBeGreaterThanOrEqual(goneEvents.length + 2);
+    expect(dry.counts.memory).toMatchObject({ records: 1 });
+    expect(dry.counts.keys).toMatchObject({ grants: 1 });
+    expect(dry.counts.desk).toMatchObject({ workspaces: 1 });
+    expect(await names(session)).toEqual(before);
+    expect((await fabric.getEvent({ event: goneEvents[0]! })).id).toBe(goneEvents[0]);
+
+    const swept = await fabric.sweepBranches({});
+    expect(swept.swept).toEqual([{ session, branches: [gone], counts: expect.any(Object) }]);
+    const { audit, ...rest } = swept.counts;
+    expect(rest).toEqual(dry.counts);
+    expect(audit?.payloads).toBeGreaterThan(goneEvents.length);
+    expect(await names(session)).toEqual(before.filter((n) => n !== gone));
+    for (const id of goneEvents) await expectCode(fabric.getEvent({ event: id }), 'NOT_FOUND');
+    await expectCode(fabric.getMemory({ record: goneMemory.id }), 'NOT_FOUND');
+    await expectCode(keys.getGrant(goneGrant.id), 'NOT_FOUND');
+    // What stays is whole.
+    expect((await fabric.getEvent({ event: keptEvent.id })).payload).toEqual({ text: 'kept' });
+    expect((await fabric.getMemory({ record: keptMemory.id })).text).toBe('the kept branch knows');
+    expect((await keys.getGrant(keptGrant.id)).branch).toBe(kept);
+    expect((await fabric.readBranch({ session, branch: 'main' })).events.length).toBeGreaterThan(0);
+    // The tree verifies: each removed payload is a tombstone, told apart from tampering.
+    const report = await verified();
+    expect(report).toMatchObject({ ok: true, erased: audit?.payloads });
+    expect(await danglingReferences(store.engine, admin.tenant)).toEqual([]);
+    // Nothing is left to sweep; a fork at a swept event finds it gone.
+    expect((await fabric.sweepBranches({})).swept).toEqual([]);
+    await expectCode(fabric.fork({ session, at: goneEvents[1]!, name: 'late' }), 'NOT_FOUND');
+    // The name is free again, and a new branch of that name has none of the old one's grants.
+    await fabric.fork({ session, name: gone });
+    expect(await keys.listGrants({ session, branch: gone })).toEqual([]);
+  });
+
+  it('keeps what another branch still needs, and says why', async () => {
+    const { session, branches } = await forked(4);
+    const [attached, reached, published, alone] = branches.map((b) => b.branch) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    for (const b of [attached, reached, published, alone])
+      await fabric.append({ session, branch: b, kind: 'note', payload: { text: b } });
+    await fabric.publishArtifact({
+      session,
+      branch: published,
+      name: 'out.txt',
+      mediaType: 'text/plain',
+      bytes: Buffer.from('a deliverable\n'),
+    });
+    for (const b of [reached, published, alone]) await units.abandon(session, b, 0);
+    await units.reclaim();
+    // Abandoned and expired, but its directory is not discarded yet (no reclaim since).
+    await units.abandon(session, attached, 0);
+    // A branch forked from one that is abandoned keeps its events in use.
+    await fabric.fork({ session, from: reached, name: 'child' });
+    await units.abandon(session, 'main', 0);
+
+    const swept = await fabric.sweepBranches({});
+    expect(swept.swept).toEqual([{ session, branches: [alone], counts: expect.any(Object) }]);
+    const why = Object.fromEntries(swept.kept.map((k) => [k.branch, k.reason]));
+    expect(why).toEqual({
+      main: 'main',
+      [attached]: 'workspace-attached',
+      [reached]: 'reached',
+      [published]: 'artifacts',
+    });
+    expect(await names(session)).toEqual(
+      ['main', attached, reached, published, 'child'].sort((a, b) => a.localeCompare(b)),
+    );
+    const path = (await fabric.readBranch({ session, branch: 'child' })).events.map((e) => e.payload);
+    expect(path).toContainEqual({ text: reached });
+    expect(await verified()).toMatchObject({ ok: true });
+    expect(await danglingReferences(store.engine, admin.tenant)).toEqual([]);
+  });
+
+  it('is an admin’s, and bad input changes nothing', async () => {
+    const { session, branches } = await forked(1);
+    await units.abandon(session, branches[0]!.branch, 0);
+    await units.reclaim();
+    const minted = await fabric.createToken({ kind: 'agent', name: 'worker', role: 'member' });
+    const member = store.fabric(await store.authenticate(minted.token));
+    await expectCode(member.sweepBranches({}), 'FORBIDDEN');
+    await expectCode(fabric.sweepBranches({ dryRun: 'yes' } as never), 'INVALID_ARGUMENT');
+    await expectCode(fabric.sweepBranches({ dryRun: false, olderThan: 5 } as never), 'INVALID_ARGUMENT');
+    expect(await names(session)).toContain(branches[0]!.branch);
+  });
+}
