@@ -13,6 +13,7 @@ import { IDENTITY_TABLES } from './identity/tables.js';
 import { KEYS_TABLES } from './keys/tables.js';
 import { LOG_TABLES } from './log/tables.js';
 import { MEMORY_TABLES } from './memory/tables.js';
+import { REDACTION_TABLES } from './redaction/tables.js';
 import type { FeatureTables } from './storage/table-sql.js';
 
 export const FEATURE_TABLES: readonly FeatureTables[] = [
@@ -25,4 +26,5 @@ export const FEATURE_TABLES: readonly FeatureTables[] = [
   MEMORY_TABLES,
   ARTIFACTS_TABLES,
   ERASURE_TABLES,
+  REDACTION_TABLES,
 ];

@@ -125,6 +125,7 @@ describe('who may call each operation', () => {
       'promoteMemory',
       'resolveStep',
       'setArtifactQuota',
+      'setRedactionPolicy',
     ]);
     // No MCP tool is a person's decision: an agent's MCP client never sees one.
     for (const operation of OPS)
@@ -139,6 +140,7 @@ describe('who may call each operation', () => {
       promoteMemory: { record: memory },
       setArtifactQuota: { bytes: 1 },
       erase: { subject: `session:${session}` },
+      setRedactionPolicy: { enabled: false },
     };
     const before = await snapshot();
     const auditBefore = (await auditActions()).length;
@@ -156,7 +158,7 @@ describe('who may call each operation', () => {
         refused++;
       }
     }
-    expect(refused).toBe(12);
+    expect(refused).toBe(14);
     expect(await snapshot()).toEqual(before);
     const audit = (await auditActions()).slice(auditBefore);
     expect(audit).toHaveLength(refused);
@@ -175,6 +177,8 @@ describe('who may call each operation', () => {
         'resolveStep',
         'setArtifactQuota',
         'setArtifactQuota',
+        'setRedactionPolicy',
+        'setRedactionPolicy',
       ].sort(),
     );
   });

@@ -100,7 +100,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(11);
+    expect(CURRENT_FORMAT_VERSION).toBe(12);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');
@@ -238,6 +238,8 @@ describePostgres('PostgresEngine: row-level security, blobs and concurrency', ()
     const spare = await fabric.createSession({ title: `${name} spare` });
     await fabric.append({ session: spare.id, kind: 'note', payload: { text: `${name} gone` } });
     await fabric.erase({ subject: `session:${spare.id}` });
+    // A redaction policy (its one row).
+    await fabric.setRedactionPolicy({ enabled: true, kinds: ['email'] });
     const blob = await blobs.put(created.tenant, Buffer.from(`blob of tenant ${name}`));
     // Desk rows too: a workspace, its snapshots, objects and packs (inline and as blobs).
     const dir = mkdtempSync(join(tmpdir(), `cairn-pg-desk-${name}-`));

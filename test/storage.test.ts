@@ -9,6 +9,7 @@ import { sha256Hex } from '../src/digest.js';
 import { ERASURE_TABLES } from '../src/erasure/tables.js';
 import { CairnError } from '../src/errors.js';
 import type { Memory } from '../src/memory/contract.js';
+import { REDACTION_TABLES } from '../src/redaction/tables.js';
 import { CURRENT_FORMAT_VERSION } from '../src/storage/migrations.js';
 import { syncsOnLoop } from '../src/storage/sqlite/wal-sync.js';
 import { openFabric, Store } from '../src/store.js';
@@ -139,10 +140,15 @@ describe('SQLite store format', () => {
       for (let i = 0; i < 70; i++)
         await a.remember({ scope: { user: 'cy' }, text: `harbour ${i}`, source: 'person' });
       await store.close();
-      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts, no audit tree, no erasures.
+      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts, no audit tree, no erasures, no redaction policies.
       const db = new Database(join(dir, 'cairn.db'));
       db.exec(
-        [...ARTIFACTS_TABLES.tables, ...AUDIT_TREE_TABLES, ...ERASURE_TABLES.tables]
+        [
+          ...ARTIFACTS_TABLES.tables,
+          ...AUDIT_TREE_TABLES,
+          ...ERASURE_TABLES.tables,
+          ...REDACTION_TABLES.tables,
+        ]
           .map((t) => `DROP TABLE ${t};`)
           .join('\n'),
       );

@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   'erasure.finish',
   // retention
   'retention.sweep',
+  // redaction
+  'redaction.policy',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

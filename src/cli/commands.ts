@@ -20,6 +20,7 @@ export const COMMAND_FILES = {
   mcp: async (): Promise<Command[]> => (await import('./mcp-commands.js')).MCP_COMMANDS,
   artifacts: async (): Promise<Command[]> => (await import('../artifacts/cli.js')).ARTIFACT_COMMANDS,
   erasure: async (): Promise<Command[]> => (await import('../erasure/cli.js')).ERASURE_COMMANDS,
+  redaction: async (): Promise<Command[]> => (await import('../redaction/cli.js')).REDACTION_COMMANDS,
 };
 export type CommandFile = keyof typeof COMMAND_FILES;
 

@@ -38,6 +38,7 @@ export const ACCESS_ACTIONS = [
   'artifact.sweep',
   'erasure',
   'branch.sweep',
+  'redaction',
 ] as const;
 
 export type Action = (typeof ACCESS_ACTIONS)[number];

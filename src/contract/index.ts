@@ -11,6 +11,7 @@ import { IDENTITY_CONTRACT } from '../identity/contract.js';
 import { KEYS_CONTRACT } from '../keys/contract.js';
 import { LOG_CONTRACT } from '../log/contract.js';
 import { MEMORY_CONTRACT } from '../memory/contract.js';
+import { REDACTION_CONTRACT } from '../redaction/contract.js';
 import { RETENTION_CONTRACT } from '../retention/contract.js';
 import { STEP_CONTRACT } from '../steps/contract.js';
 import { UNIT_CONTRACT } from '../unit/contract.js';
@@ -29,6 +30,7 @@ export const CONTRACT_PARTS = {
   artifacts: ARTIFACT_CONTRACT,
   erasure: ERASURE_CONTRACT,
   retention: RETENTION_CONTRACT,
+  redaction: REDACTION_CONTRACT,
 } satisfies Record<string, SpecTable>;
 export type Feature = keyof typeof CONTRACT_PARTS;
 export type ContractParts = typeof CONTRACT_PARTS;

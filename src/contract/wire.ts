@@ -846,4 +846,24 @@ export const WIRE: { readonly [K in keyof Contract]: WireOp } = {
       path: '/v1/retention/branches/sweep',
     },
   },
+  setRedactionPolicy: {
+    name: 'setRedactionPolicy',
+    feature: 'redaction',
+    effect: 'write',
+    runs: 'anywhere',
+    http: {
+      method: 'PUT',
+      path: '/v1/redaction-policy',
+    },
+  },
+  getRedactionPolicy: {
+    name: 'getRedactionPolicy',
+    feature: 'redaction',
+    effect: 'read',
+    runs: 'anywhere',
+    http: {
+      method: 'GET',
+      path: '/v1/redaction-policy',
+    },
+  },
 };

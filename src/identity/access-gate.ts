@@ -23,6 +23,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'artifact.sweep',
   'erasure',
   'branch.sweep',
+  'redaction',
 ]);
 
 export function authorize(who: Identity, action: Action): void {

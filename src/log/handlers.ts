@@ -3,6 +3,8 @@ import { forbidden } from '../errors.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';
 import { refuseAudited } from '../ops/op.js';
+import { redactValue } from '../redaction/pii.js';
+import { rulesOf } from '../redaction/policy.js';
 import type { LOG_CONTRACT } from './contract.js';
 
 let guard: Promise<typeof import('../desk/guard/text.js')> | undefined;
@@ -37,7 +39,22 @@ export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
     return guardText()
       .then(({ redactEncoded }) => redactEncoded(input.payload, log.encodePayload))
       .then(({ payload, redacted }) =>
-        ctx.write((tx, now) => log.appendEvent(tx, ctx.who, input, payload, now, redacted)),
+        ctx.write(async (tx, now) => {
+          // Personal data, when the tenant's policy says so: read in this transaction, so a change holds from
+          // the next append on every replica.
+          const rules = await rulesOf(tx, ctx.who.tenant);
+          if (!rules) return log.appendEvent(tx, ctx.who, input, payload, now, redacted);
+          const done = redactValue(JSON.parse(payload), rules);
+          return log.appendEvent(
+            tx,
+            ctx.who,
+            input,
+            log.encodePayload(done.value),
+            now,
+            redacted,
+            done.counts,
+          );
+        }),
       );
   },
   readBranch: (ctx, input) => ctx.read((tx) => log.readBranch(tx, ctx.who, input)),

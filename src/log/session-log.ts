@@ -2,6 +2,7 @@ import { appendAudit } from '../audit/audit-chain.js';
 import { conflict, corrupt, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { type EventId, newId, type SessionId } from '../ids.js';
 import { toJsonText } from '../json.js';
+import { type PiiCounts, piiField } from '../redaction/pii.js';
 import type {
   ValidAppend,
   ValidCreateSession,
@@ -332,6 +333,8 @@ export async function appendEvent(
   now: number,
   /** Credentials the guard replaced in the payload (redactEncoded): counted in the audit entry. */
   redacted = 0,
+  /** Personal data the tenant's redaction policy replaced, per kind: counted in the audit entry. */
+  pii: PiiCounts = {},
 ): Promise<AppendResult> {
   const actor = input.actor ?? who.principal;
   if (input.idempotencyKey !== undefined) {
@@ -404,6 +407,7 @@ export async function appendEvent(
       head: row.id,
       headSeq: row.seq,
       ...(redacted > 0 ? { redacted } : {}),
+      ...piiField(pii),
     },
     at: now,
   });

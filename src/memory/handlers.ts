@@ -8,6 +8,8 @@ import type * as m from '../memory/schema.js';
 import { embedTexts, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
 import type { Handlers } from '../ops/op.js';
 import { type OpContext, refuseAudited } from '../ops/op.js';
+import { addPii, type PiiCounts, redactValue } from '../redaction/pii.js';
+import { rulesOf } from '../redaction/policy.js';
 import { inSlices } from '../slices.js';
 import type { MEMORY_CONTRACT } from './contract.js';
 
@@ -47,6 +49,29 @@ async function refuseClaims(ctx: OpContext, records: readonly m.ValidRemember[])
   }
 }
 
+/**
+ * The records with what the tenant's redaction policy names replaced in
+ * their text and data, before anything is made of them (an embedding, the
+ * index), and the counts over all of them. The policy is read just before:
+ * a change made meanwhile holds from the next write.
+ */
+async function redacted(
+  ctx: OpContext,
+  records: readonly m.ValidRemember[],
+): Promise<{ records: m.ValidRemember[]; pii: PiiCounts }> {
+  const rules = await ctx.read((tx) => rulesOf(tx, ctx.who.tenant));
+  if (!rules) return { records: [...records], pii: {} };
+  const pii: PiiCounts = {};
+  const out = records.map((r) => {
+    const text = redactValue(r.text, rules);
+    const data = redactValue(r.data, rules);
+    addPii(pii, text.counts);
+    addPii(pii, data.counts);
+    return { ...r, text: text.value as string, data: data.value as Record<string, unknown> };
+  });
+  return { records: out, pii };
+}
+
 /** Memory as a caller holds it: one method per operation below, embedded (`store.memory(who)`) or remote. */
 
 /** The vectors of texts when vectors are on here (embedded before the transaction, in one call), else undefined each. */
@@ -65,20 +90,23 @@ export const MEMORY_HANDLERS: Handlers<typeof MEMORY_CONTRACT> = {
   remember: async (ctx, input) => {
     await refuseClaims(ctx, [input]);
     await refuseCredentials(input.text, input.data);
-    const vector = await vectorOf(ctx, input.text);
+    const { records, pii } = await redacted(ctx, [input]);
+    const record = records[0] as m.ValidRemember;
+    const vector = await vectorOf(ctx, record.text);
     return ctx.write((tx, now) =>
-      memory.remember(tx, ctx.engine.dialect, ctx.who, input, now, ctx.memoryPolicy, vector),
+      memory.remember(tx, ctx.engine.dialect, ctx.who, record, now, ctx.memoryPolicy, vector, pii),
     );
   },
   rememberMany: async (ctx, input) => {
     await refuseClaims(ctx, input.records);
     await inSlices(input.records, (record) => refuseCredentials(record.text, record.data));
+    const { records, pii } = await redacted(ctx, input.records);
     const vectors = await vectorsOf(
       ctx,
-      input.records.map((r) => r.text),
+      records.map((r) => r.text),
     );
     const items = await ctx.write((tx, now) =>
-      memory.rememberMany(tx, ctx.engine.dialect, ctx.who, input.records, now, ctx.memoryPolicy, vectors),
+      memory.rememberMany(tx, ctx.engine.dialect, ctx.who, records, now, ctx.memoryPolicy, vectors, pii),
     );
     return { items };
   },

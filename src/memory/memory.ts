@@ -2,6 +2,7 @@ import { lockChain } from '../audit/audit-chain.js';
 import { type CairnError, forbidden, invalidArgument, notFound } from '../errors.js';
 import { newId, type SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
+import { type PiiCounts, piiField } from '../redaction/pii.js';
 import { type Dialect, inBatches, placeholders, type SqlExecutor, type SqlParam } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { indexRecords, unindex, vectorColumn, vectorValue } from './fulltext.js';
@@ -66,6 +67,8 @@ export async function remember(
   now: number,
   policy: TrustPolicy = {},
   vector?: QueryVector,
+  /** What the tenant's redaction policy replaced in its text and data (counted in the audit entry). */
+  pii: PiiCounts = {},
 ): Promise<MemoryRecord> {
   // A record whose trust follows another's reads it under the tenant's write lock, as quarantine does.
   if (namesRecords(input)) await lockChain(tx, who.tenant);
@@ -76,7 +79,7 @@ export async function remember(
       who,
       'memory.remember',
       id,
-      { version, kind: input.kind, source: input.source, trust },
+      { version, kind: input.kind, source: input.source, trust, ...piiField(pii) },
       now,
     );
     return (await highestNumber(tx, who.tenant)) + 1;
@@ -100,6 +103,8 @@ export async function rememberMany(
   now: number,
   policy: TrustPolicy = {},
   vectors: readonly (QueryVector | undefined)[] = [],
+  /** What the tenant's redaction policy replaced in the batch (counted in its audit entry). */
+  pii: PiiCounts = {},
 ): Promise<MemoryRecord[]> {
   await lockChain(tx, who.tenant);
   let n = await highestNumber(tx, who.tenant);
@@ -128,6 +133,7 @@ export async function rememberMany(
           source: r.provenance.source,
           trust: r.provenance.trust,
         })),
+        ...piiField(pii),
       },
       now,
     );

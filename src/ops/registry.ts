@@ -72,6 +72,11 @@ const LOADERS: Loaders = {
       (await import('../retention/contract.js')).RETENTION_CONTRACT,
       (await import('../retention/handlers.js')).RETENTION_HANDLERS,
     ),
+  redaction: async () =>
+    withHandlers(
+      (await import('../redaction/contract.js')).REDACTION_CONTRACT,
+      (await import('../redaction/handlers.js')).REDACTION_HANDLERS,
+    ),
 };
 
 const loaded = new Map<Feature, Promise<OpTable>>();
