@@ -26,6 +26,7 @@ const BENCHES = [
   'artifacts.mjs',
   'audit.mjs',
   'erasure.mjs',
+  'retention.mjs',
 ];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results = join(tmpdir(), `cairn-bench-results-${process.pid}.jsonl`);

@@ -206,6 +206,7 @@ const NOT_ON_CLI: Record<string, string> = {
   recordCheckpoint: 'part of `checkpoint`',
   listCheckpoints: 'the workspace_checkpoints tool; the CLI shows checkpoints in `ws ls` and `status`',
   sweepArtifacts: 'part of `gc`',
+  sweepBranches: 'part of `gc` (and `gc --dry-run`)',
   publishWorkspaceFile: 'the artifact_publish tool; `artifact publish FILE` names its lineage with flags',
 };
 

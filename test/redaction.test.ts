@@ -49,10 +49,25 @@ describe('finding personal data', () => {
       'version 1.2.3 of 2026-12-03',
     ];
     for (const text of kept) expect(redact(text).text, text).toBe(text);
+    // Timestamps, long ids and decimals are not cards or phone numbers.
+    for (let i = 0; i < 300; i++) {
+      const ms = String(1_700_000_000_000 + i * 7_919_113);
+      const id = `1${String(i).padStart(3, '0')}${'7'.repeat(14)}`;
+      const decimal = `${100_000 + i * 37}.${String(i * 7_919).padStart(6, '0')}`;
+      for (const text of [ms, id, decimal]) expect(redact(text).text, text).toBe(text);
+    }
     // Without a region only +numbers are phone numbers; without a national id listed, it stays.
     expect(redact('(415) 555-2671 and 123-45-6789', { kinds: ['phone'], nationalIds: [] }).text).toBe(
       '(415) 555-2671 and 123-45-6789',
     );
+  });
+
+  it('finds a card followed by its expiry or code, inside an identifier, and IBANs in lower case', () => {
+    expect(redact('card 4111 1111 1111 1111 12/27').text).toBe('card [pii:card] 12/27');
+    expect(redact('card 4111111111111111 123').text).toBe('card [pii:card] 123');
+    expect(redact('id_4111111111111111').text).toBe('id_[pii:card]');
+    expect(redact('iban de89370400440532013000').text).toBe('iban [pii:iban]');
+    expect(redact('josé@example.com').text).toBe('[pii:email]');
   });
 
   it('walks JSON: strings at any depth and keys, other values as they are', () => {
@@ -173,6 +188,27 @@ function redactionSuite(backend: 'sqlite' | 'postgres') {
       // What was written before the policy stays as it was.
       expect(filesContaining(join(dir, 'store'), 'first.person@example.org')).not.toEqual([]);
     }
+  });
+
+  it('keeps an idempotent retry the same append across a policy change', async () => {
+    const session = await fabric.createSession({ title: 'retry' });
+    const sent = {
+      session: session.id,
+      kind: 'message',
+      payload: { to: 'retry.me@example.org' },
+      idempotencyKey: 'k1',
+    };
+    const first = await fabric.append(sent);
+    await fabric.setRedactionPolicy({ enabled: true });
+    const again = await fabric.append(sent);
+    expect(again).toMatchObject({ id: first.id, deduplicated: true });
+    // A new append under the policy is stored redacted; its retry is the same append.
+    const second = await fabric.append({ ...sent, idempotencyKey: 'k2' });
+    expect(second.payload).toEqual({ to: '[pii:email]' });
+    expect(await fabric.append({ ...sent, idempotencyKey: 'k2' })).toMatchObject({
+      id: second.id,
+      deduplicated: true,
+    });
   });
 
   it("is a person's to set and an admin's to read; bad input changes nothing", async () => {

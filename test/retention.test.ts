@@ -11,9 +11,10 @@ import type { Desk } from '../src/desk/desk.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { MasterKey } from '../src/entry/keys.js';
 import type { Identity } from '../src/index.js';
+import { appendOwnEvent, encodePayload } from '../src/log/session-log.js';
 import type { Store } from '../src/store.js';
 import { expectCode } from '../src/testing/expect-code.js';
-import { Units } from '../src/unit/unit.js';
+import { UNIT_ABANDON_EVENT, Units } from '../src/unit/unit.js';
 import { danglingReferences } from './support/dangling.js';
 import { addBilling } from './support/erasure-seed.js';
 import { describePostgres } from './support/postgres.js';
@@ -127,15 +128,26 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
   });
 
   it('keeps what another branch still needs, and says why', async () => {
-    const { session, branches } = await forked(4);
-    const [attached, reached, published, alone] = branches.map((b) => b.branch) as [
+    const { session, branches } = await forked(5);
+    const [attached, reached, published, named, alone] = branches.map((b) => b.branch) as [
+      string,
       string,
       string,
       string,
       string,
     ];
-    for (const b of [attached, reached, published, alone])
+    for (const b of [attached, reached, published, named, alone])
       await fabric.append({ session, branch: b, kind: 'note', payload: { text: b } });
+    // An artifact published on main that names another branch's checkpoint in its lineage.
+    const namedWs = branches.find((b) => b.branch === named)!.workspace;
+    const namedCheckpoint = await units.checkpoint({ workspace: namedWs.id });
+    await fabric.publishArtifact({
+      session,
+      name: 'from-named.txt',
+      mediaType: 'text/plain',
+      bytes: Buffer.from('made on another branch\n'),
+      checkpoint: namedCheckpoint.id,
+    });
     await fabric.publishArtifact({
       session,
       branch: published,
@@ -143,7 +155,7 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
       mediaType: 'text/plain',
       bytes: Buffer.from('a deliverable\n'),
     });
-    for (const b of [reached, published, alone]) await units.abandon(session, b, 0);
+    for (const b of [reached, published, named, alone]) await units.abandon(session, b, 0);
     await units.reclaim();
     // Abandoned and expired, but its directory is not discarded yet (no reclaim since).
     await units.abandon(session, attached, 0);
@@ -159,13 +171,39 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
       [attached]: 'workspace-attached',
       [reached]: 'reached',
       [published]: 'artifacts',
+      [named]: 'artifacts',
     });
     expect(await names(session)).toEqual(
-      ['main', attached, reached, published, 'child'].sort((a, b) => a.localeCompare(b)),
+      ['main', attached, reached, published, named, 'child'].sort((a, b) => a.localeCompare(b)),
     );
     const path = (await fabric.readBranch({ session, branch: 'child' })).events.map((e) => e.payload);
     expect(path).toContainEqual({ text: reached });
     expect(await verified()).toMatchObject({ ok: true });
+    expect(await danglingReferences(store.engine, admin.tenant)).toEqual([]);
+  });
+
+  it('abandons a branch for its owner or a person who is an admin; an abandon from before retention keeps the branch', async () => {
+    const { session, branches } = await forked(2);
+    const [theirs, old] = branches.map((b) => b.branch) as [string, string];
+    const minted = await fabric.createToken({ kind: 'agent', name: 'other', role: 'admin' });
+    const other = new Units(store.fabric(await store.authenticate(minted.token)), desk);
+    // An agent, even an admin, cannot schedule the deletion of a person's branch.
+    await expectCode(other.abandon(session, theirs, 0), 'FORBIDDEN');
+    // An abandon written before retention existed (no `sweepsBranch`) meant the workspace only.
+    const ws = branches.find((b) => b.branch === old)!.workspace;
+    await store.engine.write(admin.tenant, (tx) =>
+      appendOwnEvent(
+        tx,
+        admin,
+        { session, branch: old, kind: UNIT_ABANDON_EVENT, payload: null },
+        encodePayload({ workspace: ws.id, expiresAt: 0 }),
+        Date.now(),
+      ),
+    );
+    expect((await units.reclaim()).reclaimed).toEqual([ws.id]);
+    const swept = await fabric.sweepBranches({});
+    expect(swept.swept).toEqual([]);
+    expect(await names(session)).toContain(old);
     expect(await danglingReferences(store.engine, admin.tenant)).toEqual([]);
   });
 

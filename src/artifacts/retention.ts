@@ -23,3 +23,33 @@ export async function branchesWithArtifacts(
   });
   return found;
 }
+
+/**
+ * Of `ids` (events and snapshots), those some artifact's lineage names: its
+ * event, checkpoint, snapshot, step or source event, or a snapshot input. An
+ * artifact may name another branch's checkpoint or file (checkLineage takes
+ * any of the tenant's), so the branch that holds them stays too.
+ */
+export async function namedByArtifacts(
+  tx: SqlExecutor,
+  tenant: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  const columns = ['event', 'checkpoint', 'snapshot', 'step_event', 'source_event'];
+  await inBatches(ids, async (slice) => {
+    const marks = placeholders(slice.length);
+    for (const column of columns)
+      for (const r of await tx.all<{ v: string }>(
+        `SELECT DISTINCT ${column} AS v FROM artifacts WHERE tenant = ? AND ${column} IN (${marks})`,
+        [tenant, ...slice],
+      ))
+        found.add(r.v);
+    for (const r of await tx.all<{ v: string }>(
+      `SELECT DISTINCT ref AS v FROM artifact_inputs WHERE tenant = ? AND kind = 'snapshot' AND ref IN (${marks})`,
+      [tenant, ...slice],
+    ))
+      found.add(r.v);
+  });
+  return found;
+}

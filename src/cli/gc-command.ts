@@ -14,14 +14,26 @@ import type { DeskCommand } from './command.js';
 import { localOnly, withDesk } from './desk-commands.js';
 import { EXIT } from './output.js';
 
-function sweptLine(sweep: BranchSweepResult, verb: string): string {
+/** A sweep that needs the tenant's audit key where this process has none is skipped, and says why; gc goes on. */
+async function sweepOrSay(sweep: () => Promise<BranchSweepResult>): Promise<BranchSweepResult | { skipped: string }> {
+  try {
+    return await sweep();
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'UNAVAILABLE') throw error;
+    return { skipped: (error as Error).message };
+  }
+}
+
+function sweptLine(sweep: BranchSweepResult | { skipped: string }, verb: string): string {
+  if ('skipped' in sweep) return `gc: abandoned branches not swept: ${sweep.skipped}`;
   const branches = sweep.swept.reduce((n, s) => n + s.branches.length, 0);
   const events = sweep.counts.log?.events ?? 0;
   const memory = sweep.counts.memory?.records ?? 0;
   return `gc: ${branches} abandoned branches ${verb} (${events} events, ${memory} memory records), ${sweep.kept.length} kept`;
 }
 
-function keptLines(sweep: BranchSweepResult): string[] {
+function keptLines(sweep: BranchSweepResult | { skipped: string }): string[] {
+  if ('skipped' in sweep) return [];
   return sweep.kept.map((k) => `kept branch ${k.branch} of ${k.session}: ${k.reason}`);
 }
 
@@ -74,7 +86,7 @@ export const GC_COMMAND: DeskCommand = {
       const graceMs = wholeNumberFlag(call.values, 'grace-ms');
       if (call.values['dry-run'] === true) {
         const { reclaimed, leftAlone } = await new Units(fabric, desk).reclaim(Date.now(), true);
-        const branches = await fabric.sweepBranches({ dryRun: true });
+        const branches = await sweepOrSay(() => fabric.sweepBranches({ dryRun: true }));
         const report = await desk.gc({ ...rule, dryRun: true });
         call.out.result(
           {
@@ -95,7 +107,7 @@ export const GC_COMMAND: DeskCommand = {
       }
       // Abandoned forks past their TTL first: their workspaces go, then their branches, so their snapshots may then go.
       const { reclaimed, leftAlone } = await new Units(fabric, desk).reclaim();
-      const branches = await fabric.sweepBranches({ dryRun: false });
+      const branches = await sweepOrSay(() => fabric.sweepBranches({ dryRun: false }));
       const report = await desk.gc({ ...rule, graceMs, repack: call.values.repack === true });
       // Artifacts keep their own retention: only those past their TTL (or left half-published) go.
       const artifacts = await fabric.sweepArtifacts(graceMs === undefined ? {} : { graceMs });

@@ -36,7 +36,7 @@ const FEATURES: Array<[string, string[]]> = [
   ['artifacts (deliverables with lineage)', ['artifact']],
   ['the desk (workspace files)', ['ws', 'gc', 'watch']],
   ['the keys (credentials, grants, approvals)', ['cred', 'grant', 'approvals', 'approve', 'deny', 'proxy']],
-  ['identity and audit', ['whoami', 'token', 'tenant', 'audit', 'erase']],
+  ['identity and audit', ['whoami', 'token', 'tenant', 'audit', 'erase', 'redaction']],
   ['the store and its servers', ['init', 'doctor', 'serve', 'mcp', 'demo']],
 ];
 

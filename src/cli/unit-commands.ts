@@ -542,10 +542,11 @@ const abandon: DeskCommand = {
       name: 'ttl-ms',
       type: 'string',
       value: 'MS',
-      help: 'keep its workspace this long before gc reclaims it (default 7 days)',
+      help: 'keep its workspace and branch this long before gc removes them (default 7 days)',
     },
   ],
-  summary: 'mark a fork abandoned: gc reclaims its workspace after the TTL',
+  summary:
+    'mark a fork abandoned: after the TTL gc removes its workspace, then its branch and what only it holds',
   async run(place, call) {
     return withUnit(place, call, async ({ units, ws }) => {
       const event = await units.abandon(

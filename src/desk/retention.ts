@@ -47,6 +47,26 @@ export async function blockedBranches(
   return blocked;
 }
 
+/** The snapshots of the session's `branches`' workspaces, each with its branch's name. */
+export async function snapshotsOfBranches(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  branches: readonly string[],
+): Promise<Map<string, string>> {
+  const named = new Set(branches);
+  const found = new Map<string, string>();
+  for (const w of await workspacesOfSession(tx, tenant, session)) {
+    if (!named.has(w.branch)) continue;
+    for (const s of await tx.all<{ id: string }>(
+      'SELECT id FROM desk_snapshots WHERE tenant = ? AND workspace = ?',
+      [tenant, w.id],
+    ))
+      found.set(s.id, w.branch);
+  }
+  return found;
+}
+
 export const DESK_RETENTION: RetentionPart = {
   feature: 'desk',
   async sweep(tx, scope, dryRun) {

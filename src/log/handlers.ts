@@ -3,8 +3,8 @@ import { forbidden } from '../errors.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';
 import { refuseAudited } from '../ops/op.js';
+import { underPolicy } from '../redaction/apply.js';
 import { redactValue } from '../redaction/pii.js';
-import { rulesOf } from '../redaction/policy.js';
 import type { LOG_CONTRACT } from './contract.js';
 
 let guard: Promise<typeof import('../desk/guard/text.js')> | undefined;
@@ -39,22 +39,23 @@ export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
     return guardText()
       .then(({ redactEncoded }) => redactEncoded(input.payload, log.encodePayload))
       .then(({ payload, redacted }) =>
-        ctx.write(async (tx, now) => {
-          // Personal data, when the tenant's policy says so: read in this transaction, so a change holds from
-          // the next append on every replica.
-          const rules = await rulesOf(tx, ctx.who.tenant);
-          if (!rules) return log.appendEvent(tx, ctx.who, input, payload, now, redacted);
-          const done = redactValue(JSON.parse(payload), rules);
-          return log.appendEvent(
-            tx,
-            ctx.who,
-            input,
-            log.encodePayload(done.value),
-            now,
-            redacted,
-            done.counts,
-          );
-        }),
+        // Then personal data, when the tenant's policy says so (redaction/apply.ts).
+        underPolicy(
+          ctx.engine,
+          ctx.who.tenant,
+          ctx.write,
+          async (rules) => {
+            if (!rules) return { text: payload, pii: {} };
+            const done = redactValue(JSON.parse(payload), rules);
+            return { text: log.encodePayload(done.value), pii: done.counts };
+          },
+          (tx, now, stored) =>
+            log.appendEvent(tx, ctx.who, input, stored.text, now, {
+              redacted,
+              pii: stored.pii,
+              asSent: payload,
+            }),
+        ),
       );
   },
   readBranch: (ctx, input) => ctx.read((tx) => log.readBranch(tx, ctx.who, input)),

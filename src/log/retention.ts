@@ -150,6 +150,24 @@ export async function logSweepOf(
   };
 }
 
+/** Every event the session's `branches` (names) appended, each with its branch's name. */
+export async function eventsOfBranches(
+  tx: SqlExecutor,
+  tenant: string,
+  session: string,
+  branches: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  await inBatches(branches, async (slice) => {
+    for (const r of await tx.all<{ id: string; branch: string }>(
+      `SELECT id, branch FROM events WHERE tenant = ? AND session = ? AND branch IN (${placeholders(slice.length)})`,
+      [tenant, session, ...slice],
+    ))
+      found.set(r.id, r.branch);
+  });
+  return found;
+}
+
 /** How many of `events` have one of `kinds` (the steps count their journal's). */
 export async function countOfKinds(
   tx: SqlExecutor,

@@ -331,11 +331,20 @@ export async function appendEvent(
   input: ValidAppend,
   payload: string,
   now: number,
-  /** Credentials the guard replaced in the payload (redactEncoded): counted in the audit entry. */
-  redacted = 0,
-  /** Personal data the tenant's redaction policy replaced, per kind: counted in the audit entry. */
-  pii: PiiCounts = {},
+  stored: {
+    /** Credentials the guard replaced in the payload (redactEncoded): counted in the audit entry. */
+    redacted?: number;
+    /** Personal data the tenant's redaction policy replaced, per kind: counted in the audit entry. */
+    pii?: PiiCounts;
+    /**
+     * The payload as the caller sent it, before the redaction policy: a retry
+     * with the same idempotency key of an append stored before the policy
+     * changed is still the same append.
+     */
+    asSent?: string;
+  } = {},
 ): Promise<AppendResult> {
+  const { redacted = 0, pii = {}, asSent } = stored;
   const actor = input.actor ?? who.principal;
   if (input.idempotencyKey !== undefined) {
     const earlier = await tx.get<EventRow>(
@@ -343,7 +352,10 @@ export async function appendEvent(
       [who.tenant, input.session, input.idempotencyKey],
     );
     if (earlier) {
-      if (!sameAppend(earlier, input, payload, actor)) {
+      if (
+        !sameAppend(earlier, input, payload, actor) &&
+        !(asSent && sameAppend(earlier, input, asSent, actor))
+      ) {
         throw conflict(
           `idempotency key "${input.idempotencyKey}" was already used for a different append (event ${earlier.id}): use a new key for a new event`,
           { event: earlier.id },

@@ -8,8 +8,8 @@ import type * as m from '../memory/schema.js';
 import { embedTexts, indexMissing, noVectors, unindexed, vectorsOn } from '../memory/vectors.js';
 import type { Handlers } from '../ops/op.js';
 import { type OpContext, refuseAudited } from '../ops/op.js';
-import { addPii, type PiiCounts, redactValue } from '../redaction/pii.js';
-import { rulesOf } from '../redaction/policy.js';
+import { underPolicy } from '../redaction/apply.js';
+import { addPii, type PiiCounts, type PiiRules, redactValue } from '../redaction/pii.js';
 import { inSlices } from '../slices.js';
 import type { MEMORY_CONTRACT } from './contract.js';
 
@@ -52,14 +52,13 @@ async function refuseClaims(ctx: OpContext, records: readonly m.ValidRemember[])
 /**
  * The records with what the tenant's redaction policy names replaced in
  * their text and data, before anything is made of them (an embedding, the
- * index), and the counts over all of them. The policy is read just before:
- * a change made meanwhile holds from the next write.
+ * index), and the counts over all of them (redaction/apply.ts checks the
+ * policy again in the write).
  */
-async function redacted(
-  ctx: OpContext,
+function redacted(
+  rules: PiiRules | null,
   records: readonly m.ValidRemember[],
-): Promise<{ records: m.ValidRemember[]; pii: PiiCounts }> {
-  const rules = await ctx.read((tx) => rulesOf(tx, ctx.who.tenant));
+): { records: m.ValidRemember[]; pii: PiiCounts } {
   if (!rules) return { records: [...records], pii: {} };
   const pii: PiiCounts = {};
   const out = records.map((r) => {
@@ -90,23 +89,39 @@ export const MEMORY_HANDLERS: Handlers<typeof MEMORY_CONTRACT> = {
   remember: async (ctx, input) => {
     await refuseClaims(ctx, [input]);
     await refuseCredentials(input.text, input.data);
-    const { records, pii } = await redacted(ctx, [input]);
-    const record = records[0] as m.ValidRemember;
-    const vector = await vectorOf(ctx, record.text);
-    return ctx.write((tx, now) =>
-      memory.remember(tx, ctx.engine.dialect, ctx.who, record, now, ctx.memoryPolicy, vector, pii),
+    return underPolicy(
+      ctx.engine,
+      ctx.who.tenant,
+      ctx.write,
+      async (rules) => {
+        const { records, pii } = redacted(rules, [input]);
+        const record = records[0] as m.ValidRemember;
+        return { record, pii, vector: await vectorOf(ctx, record.text) };
+      },
+      (tx, now, { record, pii, vector }) =>
+        memory.remember(tx, ctx.engine.dialect, ctx.who, record, now, ctx.memoryPolicy, vector, pii),
     );
   },
   rememberMany: async (ctx, input) => {
     await refuseClaims(ctx, input.records);
     await inSlices(input.records, (record) => refuseCredentials(record.text, record.data));
-    const { records, pii } = await redacted(ctx, input.records);
-    const vectors = await vectorsOf(
-      ctx,
-      records.map((r) => r.text),
-    );
-    const items = await ctx.write((tx, now) =>
-      memory.rememberMany(tx, ctx.engine.dialect, ctx.who, records, now, ctx.memoryPolicy, vectors, pii),
+    const items = await underPolicy(
+      ctx.engine,
+      ctx.who.tenant,
+      ctx.write,
+      async (rules) => {
+        const { records, pii } = redacted(rules, input.records);
+        return {
+          records,
+          pii,
+          vectors: await vectorsOf(
+            ctx,
+            records.map((r) => r.text),
+          ),
+        };
+      },
+      (tx, now, { records, pii, vectors }) =>
+        memory.rememberMany(tx, ctx.engine.dialect, ctx.who, records, now, ctx.memoryPolicy, vectors, pii),
     );
     return { items };
   },

@@ -68,10 +68,48 @@ export function addPii(into: PiiCounts, more: PiiCounts): PiiCounts {
 
 export const placeholderOf = (kind: string) => `[pii:${kind}]`;
 
-const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/g;
-const CARD = /\b\d(?:[ -]?\d){12,18}\b/g;
+const EMAIL = /[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.\p{L}{2,24}/gu;
+/** A run of 12–19 digits, single spaces or dashes between, not inside a longer run of digits. */
+const CARD = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;
 /** An IBAN as people write it: country, check digits, then groups; trimmed to the longest valid prefix. */
-const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
+const IBAN = /\b[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]){11,30}/g;
+/** How many candidates that are not phone numbers libphonenumber-js tries in one string before it gives up. */
+const PHONE_TRIES = 64;
+
+/**
+ * Card numbers by issuer: the first digits and the lengths each issues
+ * (Visa, Mastercard, American Express, Discover, JCB, Diners Club,
+ * UnionPay, Maestro's 50 and 56–58). A digit run with no issuer's prefix
+ * and length — a timestamp, a 19-digit id — is not a card, whatever Luhn
+ * says.
+ */
+const ISSUERS: readonly [RegExp, readonly number[]][] = [
+  [/^4/, [13, 16, 19]],
+  [/^(5[1-5]|2[2-7])/, [16]],
+  [/^3[47]/, [15]],
+  [/^(6011|65|64[4-9])/, [16, 17, 18, 19]],
+  [/^35(2[89]|[3-8])/, [16, 17, 18, 19]],
+  [/^3(0[0-5]|[689])/, [14, 15, 16, 17, 18, 19]],
+  [/^62/, [16, 17, 18, 19]],
+  [/^5[06-8]/, [12, 13, 14, 15, 16, 17, 18, 19]],
+];
+
+const isCard = (digits: string) =>
+  luhn(digits) && ISSUERS.some(([prefix, lengths]) => prefix.test(digits) && lengths.includes(digits.length));
+
+/**
+ * The longest start of `match` (digits with separators) whose digits are a
+ * card number: a card followed by its expiry or code (`4111 1111 1111 1111
+ * 123`) is found without them.
+ */
+function cardPrefix(match: string): string | null {
+  const ends: number[] = [];
+  for (let i = 0; i < match.length; i++) if (match[i] !== ' ' && match[i] !== '-') ends.push(i + 1);
+  const digits = match.replace(/[ -]/g, '');
+  for (let n = digits.length; n >= 12; n--)
+    if (isCard(digits.slice(0, n))) return match.slice(0, ends[n - 1]);
+  return null;
+}
 
 function replaceAll(
   text: string,
@@ -93,7 +131,7 @@ function ibanPrefix(match: string): string | null {
   for (let end = match.length; end >= 15; end--) {
     const candidate = match.slice(0, end);
     if (candidate.endsWith(' ')) continue;
-    const compact = electronicFormatIBAN(candidate);
+    const compact = electronicFormatIBAN(candidate.toUpperCase());
     if (compact && isValidIBAN(compact)) return candidate;
   }
   return null;
@@ -105,22 +143,20 @@ export function redactText(text: string, rules: PiiRules, counts: PiiCounts): st
   const on = new Set(rules.kinds);
   // Numbers with checks first, so a card is not taken for a phone number.
   if (on.has('iban')) out = replaceAll(out, IBAN, 'iban', counts, ibanPrefix);
-  if (on.has('card'))
-    out = replaceAll(out, CARD, 'card', counts, (m) => {
-      const digits = m.replace(/[ -]/g, '');
-      return digits.length >= 13 && digits.length <= 19 && luhn(digits) ? m : null;
-    });
+  if (on.has('card')) out = replaceAll(out, CARD, 'card', counts, cardPrefix);
   for (const id of rules.nationalIds) {
     const { pattern, check } = NATIONAL_IDS[id];
     out = replaceAll(out, pattern, id, counts, (m) => (check(m.replace(/[ -]/g, '')) ? m : null));
   }
   if (on.has('email')) out = replaceAll(out, EMAIL, 'email', counts, (m) => m);
   if (on.has('phone')) {
-    const found = findPhoneNumbersInText(
-      out,
-      rules.phoneRegion ? { defaultCountry: rules.phoneRegion as CountryCode } : undefined,
-    );
+    const found = findPhoneNumbersInText(out, {
+      ...(rules.phoneRegion ? { defaultCountry: rules.phoneRegion as CountryCode } : {}),
+      maxTries: PHONE_TRIES,
+    } as Parameters<typeof findPhoneNumbersInText>[1]);
     for (const f of [...found].reverse()) {
+      // A decimal number (`115165.794479`) is not a phone number, whatever its digits.
+      if (/^\d+\.\d+$/.test(out.slice(f.startsAt, f.endsAt))) continue;
       out = `${out.slice(0, f.startsAt)}${placeholderOf('phone')}${out.slice(f.endsAt)}`;
       counts.phone = (counts.phone ?? 0) + 1;
     }

@@ -1,14 +1,12 @@
 /**
- * A tenant's redaction policy (docs/design/redaction.md): read in the
- * transaction that stores what it applies to, so a change holds from the
- * next write on every replica; set by a person who is an admin.
+ * A tenant's redaction policy (docs/design/redaction.md): checked in the
+ * transaction that stores what it applies to (apply.ts), so a change holds
+ * from the next write on every replica; set by a person who is an admin.
  */
 import type { z } from 'zod';
 import { appendAudit } from '../audit/audit-chain.js';
 import type { SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
-import type { PiiCounts, PiiRules } from './pii.js';
-import { redactValue } from './pii.js';
 import type * as shape from './shapes.js';
 
 export type RedactionPolicy = z.output<typeof shape.RedactionPolicy>;
@@ -67,25 +65,4 @@ export async function setPolicy(
     at: now,
   });
   return { ...policy, updatedBy: who.principal, updatedAt: now };
-}
-
-/** The rules in force for a tenant, or null when its policy is off. */
-export async function rulesOf(tx: SqlExecutor, tenant: string): Promise<PiiRules | null> {
-  const policy = await getPolicy(tx, tenant);
-  return policy.enabled ? policy : null;
-}
-
-/**
- * `value` redacted by the tenant's policy, in the caller's transaction, with
- * the counts per kind (empty when the policy is off or nothing matched).
- */
-export async function redactByPolicy<T>(
-  tx: SqlExecutor,
-  tenant: string,
-  value: T,
-): Promise<{ value: T; counts: PiiCounts }> {
-  const rules = await rulesOf(tx, tenant);
-  if (!rules) return { value, counts: {} };
-  const done = redactValue(value, rules);
-  return { value: done.value as T, counts: done.counts };
 }

@@ -4,22 +4,27 @@
  * appended (none of which a branch that stays reaches), the steps and
  * memory that lived only there, its workspaces' rows and snapshots and its
  * keys; each feature says what that is (its part, ./parts.ts). One
- * transaction a session, so a kill leaves a session swept or untouched;
- * in it the branches are locked before the tenant's chain, as every writer
- * takes them, and a fork or head move that read a swept event before the
- * commit finds it gone after (log/session-log.ts `stillThere`). The audit
+ * transaction a session, so a kill leaves a session swept or untouched.
+ * Before it decides anything it holds the tenant, the session's branches
+ * and the tenant's audit chain, in the order writers take them (a desk
+ * commit: tenant, branch, chain); every writer takes the chain before it
+ * commits, so whatever committed before is seen, and a fork or head move
+ * that read a swept event before the sweep's commit finds it gone after
+ * (log/session-log.ts `stillThere`) and answers NOT_FOUND. The audit
  * payloads of what went are removed, each leaving a signed tombstone, as
  * an erasure's: the tree still verifies.
  */
 import type { z } from 'zod';
-import { branchesWithArtifacts } from '../artifacts/retention.js';
-import { appendAudit } from '../audit/audit-chain.js';
+import { branchesWithArtifacts, namedByArtifacts } from '../artifacts/retention.js';
+import { appendAudit, lockChain } from '../audit/audit-chain.js';
 import type { AuditKey } from '../audit/note.js';
 import { tenantKey } from '../audit/signing-key.js';
 import { erasePayloads } from '../audit/tombstones.js';
-import { blockedBranches } from '../desk/retention.js';
+import { blockedBranches, snapshotsOfBranches } from '../desk/retention.js';
+import { lockTenant } from '../identity/identity-store.js';
 import { narrowedElsewhere } from '../keys/retention.js';
 import {
+  eventsOfBranches,
   logSweepOf,
   ownLatestOfKinds,
   reachedFrom,
@@ -88,8 +93,12 @@ async function expiredOf(
   return branches.filter((b) => {
     const last = decided.get(b.name);
     if (last?.kind !== UNIT_ABANDON_EVENT) return false;
-    const expiresAt = (JSON.parse(last.payload) as { expiresAt?: unknown }).expiresAt;
-    return typeof expiresAt === 'number' && expiresAt <= now;
+    const { expiresAt, sweepsBranch } = JSON.parse(last.payload) as {
+      expiresAt?: unknown;
+      sweepsBranch?: unknown;
+    };
+    // An abandon written before the sweep existed meant its workspace only: its branch stays.
+    return sweepsBranch === true && typeof expiresAt === 'number' && expiresAt <= now;
   });
 }
 
@@ -114,6 +123,13 @@ async function whatGoes(
     const found = new Map<string, KeptReason>();
     for (const [name, why] of await blockedBranches(tx, tenant, session, names)) found.set(name, why);
     for (const name of await branchesWithArtifacts(tx, tenant, session, names)) found.set(name, 'artifacts');
+    // An artifact of another branch (or session) may name one of their events or snapshots in its lineage.
+    const owner = new Map([
+      ...(await eventsOfBranches(tx, tenant, session, names)),
+      ...(await snapshotsOfBranches(tx, tenant, session, names)),
+    ]);
+    for (const id of await namedByArtifacts(tx, tenant, [...owner.keys()]))
+      found.set(owner.get(id) as string, 'artifacts');
     for (const name of await narrowedElsewhere(tx, tenant, session, names)) found.set(name, 'grants');
     for (const name of await reachedFrom(tx, tenant, session, names, live)) found.set(name, 'reached');
     if (found.size === 0) return { going, kept };
@@ -129,8 +145,13 @@ async function sweepSession(
   now: number,
 ): Promise<{ branches: string[]; counts: Counts; kept: BranchSweepResult['kept'] }> {
   const tenant = ctx.who.tenant;
-  // Locked before the chain, in the order appends take them.
+  if (!dryRun) await lockTenant(tx, tenant);
   const branches = await sessionBranches(tx, tenant, session, !dryRun);
+  if (!dryRun) {
+    await lockChain(tx, tenant);
+    // A branch made while this waited for the chain (a fork, committed meanwhile) is in use too.
+    branches.splice(0, branches.length, ...(await sessionBranches(tx, tenant, session, true)));
+  }
   const expired = await expiredOf(tx, tenant, session, branches, now);
   if (expired.length === 0) return { branches: [], counts: {}, kept: [] };
   const { going, kept } = await whatGoes(tx, tenant, session, branches, expired);

@@ -78,7 +78,7 @@ export const UNIT_CONTRACT = {
   abandonBranch: spec({
     name: 'abandonBranch',
     summary:
-      "Mark a fork's branch abandoned: after expiresAt its workspace may be reclaimed by its own host's desk",
+      "Mark a fork's branch abandoned (its owner, or a person who is an admin): after expiresAt its workspace is reclaimed by its own host's desk, then the branch is swept with what only it holds",
     effect: 'write',
     callers: 'any',
     access: 'log.append',

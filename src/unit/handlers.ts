@@ -1,10 +1,11 @@
 /** The handlers of the unit's operations (the contract: ./contract.ts): they act through the caller's side. */
 import { runsAtCaller } from '../contract/spec.js';
 import { deskStoreOf } from '../desk/store-side.js';
-import { invalidArgument } from '../errors.js';
+import { forbidden, invalidArgument } from '../errors.js';
 import type { SessionId } from '../ids.js';
 import * as log from '../log/session-log.js';
 import type { CallerSide, Handlers, OpContext } from '../ops/op.js';
+import type { SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import { defaultForkRoot, UNIT_ABANDON_EVENT, UNIT_CHECKPOINT_EVENT, UNIT_KEEP_EVENT } from '../unit/unit.js';
 import { listCheckpoints } from './checkpoints.js';
@@ -25,6 +26,8 @@ async function unitEvent(
   input: { session: SessionId; branch: string; workspace: string },
   kind: string,
   payload: Record<string, unknown>,
+  /** Checked in the append's transaction, before it: may the caller decide this for the branch? */
+  allowed?: (tx: SqlExecutor) => Promise<void>,
 ) {
   const ws = await deskStoreOf(ctx).workspace(input.workspace);
   if (ws.session !== input.session || ws.branch !== input.branch)
@@ -33,14 +36,31 @@ async function unitEvent(
       { workspace: ws.id },
     );
   const who: Identity = ctx.who;
-  return ctx.write((tx, now) =>
-    log.appendOwnEvent(
+  return ctx.write(async (tx, now) => {
+    await allowed?.(tx);
+    return log.appendOwnEvent(
       tx,
       who,
       { session: input.session, branch: input.branch, kind, payload: null },
       log.encodePayload(payload),
       now,
-    ),
+    );
+  });
+}
+
+/**
+ * Abandoning a branch schedules its deletion (docs/design/retention.md), so
+ * it is the branch owner's decision, or a person's who is an admin: an agent
+ * cannot abandon another principal's branch, even with an admin token.
+ */
+async function mayAbandon(tx: SqlExecutor, ctx: OpContext, session: string, branch: string): Promise<void> {
+  const { who } = ctx;
+  const owner = await log.branchOwner(tx, who.tenant, session, branch);
+  if (owner === null || owner === who.principal) return;
+  if (who.role === 'admin' && who.kind === 'user') return;
+  throw forbidden(
+    `branch ${branch} of session ${session} is ${owner}'s: only its owner or a person who is an admin abandons it (its history is then deleted when its time is up)`,
+    { branch, owner },
   );
 }
 
@@ -49,7 +69,14 @@ export const UNIT_HANDLERS: Handlers<typeof UNIT_CONTRACT> = {
     unitEvent(ctx, { ...input, workspace: input.payload.workspace }, UNIT_CHECKPOINT_EVENT, input.payload),
   keepBranch: (ctx, input) => unitEvent(ctx, input, UNIT_KEEP_EVENT, { workspace: input.workspace }),
   abandonBranch: (ctx, input) =>
-    unitEvent(ctx, input, UNIT_ABANDON_EVENT, { workspace: input.workspace, expiresAt: input.expiresAt }),
+    unitEvent(
+      ctx,
+      input,
+      UNIT_ABANDON_EVENT,
+      // `sweepsBranch`: the branch goes with its workspace (abandons written before retention did not say so).
+      { workspace: input.workspace, expiresAt: input.expiresAt, sweepsBranch: true },
+      (tx) => mayAbandon(tx, ctx, input.session, input.branch),
+    ),
   attachWorkspace: async (ctx, input) => {
     // Only the host that holds the directory attaches it: a server never attaches one of its own for a caller.
     const caller = callerOf(ctx, 'ws attach');

@@ -466,7 +466,9 @@ export class Units {
 
   /**
    * Marks a branch abandoned: after `ttlMs` its workspace may be reclaimed
-   * (`reclaim`, run by `cairn gc`). The log branch stays readable.
+   * (`reclaim`, run by `cairn gc`), then the branch itself is swept with the
+   * events only it holds (`sweepBranches`, docs/design/retention.md). Until
+   * then it stays readable, and `keep` takes the decision back.
    */
   async abandon(
     session: string,

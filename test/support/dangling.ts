@@ -78,6 +78,31 @@ const CHECKS: readonly [what: string, sql: string][] = [
     `SELECT g.id AS ref FROM key_grants g WHERE g.tenant = ? AND g.parent <> ''
      AND NOT EXISTS (SELECT 1 FROM key_grants p WHERE p.tenant = g.tenant AND p.id = g.parent)`,
   ],
+  [
+    'snapshot whose parent is gone',
+    `SELECT s.id AS ref FROM desk_snapshots s WHERE s.tenant = ? AND s.parent <> ''
+     AND NOT EXISTS (SELECT 1 FROM desk_snapshots p WHERE p.tenant = s.tenant AND p.id = s.parent)`,
+  ],
+  [
+    'approval under no grant',
+    `SELECT a.id AS ref FROM key_approvals a WHERE a.tenant = ?
+     AND NOT EXISTS (SELECT 1 FROM key_grants g WHERE g.tenant = a.tenant AND g.id = a.grant_id)`,
+  ],
+  ...['event', 'checkpoint', 'step_event', 'source_event'].map((column): [string, string] => [
+    `artifact whose ${column} is gone`,
+    `SELECT a.id AS ref FROM artifacts a WHERE a.tenant = ? AND a.${column} <> ''
+       AND NOT EXISTS (SELECT 1 FROM events e WHERE e.tenant = a.tenant AND e.id = a.${column})`,
+  ]),
+  [
+    'artifact whose snapshot is gone',
+    `SELECT a.id AS ref FROM artifacts a WHERE a.tenant = ? AND a.snapshot <> ''
+     AND NOT EXISTS (SELECT 1 FROM desk_snapshots s WHERE s.tenant = a.tenant AND s.id = a.snapshot)`,
+  ],
+  [
+    'artifact input snapshot is gone',
+    `SELECT i.artifact AS ref FROM artifact_inputs i WHERE i.tenant = ? AND i.kind = 'snapshot'
+     AND NOT EXISTS (SELECT 1 FROM desk_snapshots s WHERE s.tenant = i.tenant AND s.id = i.ref)`,
+  ],
 ];
 
 /** Every dangling reference in the tenant's rows, as `what: id`. */
