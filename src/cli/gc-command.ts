@@ -15,7 +15,9 @@ import { localOnly, withDesk } from './desk-commands.js';
 import { EXIT } from './output.js';
 
 /** A sweep that needs the tenant's audit key where this process has none is skipped, and says why; gc goes on. */
-async function sweepOrSay(sweep: () => Promise<BranchSweepResult>): Promise<BranchSweepResult | { skipped: string }> {
+async function sweepOrSay(
+  sweep: () => Promise<BranchSweepResult>,
+): Promise<BranchSweepResult | { skipped: string }> {
   try {
     return await sweep();
   } catch (error) {
