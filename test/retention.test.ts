@@ -21,6 +21,9 @@ import { describePostgres } from './support/postgres.js';
 import { backendStore, tempDir } from './support/stores.js';
 import { put } from './support/trees.js';
 
+/** Rounds of the race between the sweep and writers that need the branch it takes. */
+const ROUNDS = 12;
+
 describe('the branch sweep on SQLite', () => retentionSuite('sqlite'));
 describePostgres('the branch sweep on PostgreSQL', () => retentionSuite('postgres'));
 
@@ -56,6 +59,7 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
     const ws = (await desk.attach({ dir })).workspace;
     await fabric.append({ session: ws.session, branch: 'main', kind: 'note', payload: { text: 'on main' } });
     const cp = await units.checkpoint({ workspace: ws.id });
+    if (n === 0) return { session: ws.session, main: ws, branches: [] };
     const fork = await units.fork(cp.id, { branches: n, dirRoot: join(temp.dir, 'forks'), driver: 'copy' });
     return { session: ws.session, main: ws, branches: fork.branches };
   }
@@ -205,6 +209,44 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
     expect(swept.swept).toEqual([]);
     expect(await names(session)).toContain(old);
     expect(await danglingReferences(store.engine, admin.tenant)).toEqual([]);
+  });
+
+  it('races forks, head moves and appends against the sweep: each either lands and keeps the branch, or finds it gone', async () => {
+    const { session, main } = await forked(0);
+    const cp = await units.checkpoint({ workspace: main.id });
+    let kept = 0;
+    let gone = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const fork = await units.fork(cp.id, {
+        branches: 2,
+        dirRoot: join(temp.dir, `race-${round}`),
+        driver: 'copy',
+      });
+      const [doomed, live] = fork.branches.map((b) => b.branch) as [string, string];
+      const event = await fabric.append({ session, branch: doomed, kind: 'note', payload: { round } });
+      await units.abandon(session, doomed, 0);
+      await units.reclaim();
+      const child = `child-${round}`;
+      const raced = await Promise.allSettled([
+        fabric.sweepBranches({}),
+        fabric.fork({ session, from: doomed, name: child }),
+        fabric.moveHead({ session, branch: live, to: event.id }),
+        fabric.append({ session, branch: doomed, kind: 'note', payload: { late: round } }),
+      ]);
+      for (const r of raced)
+        if (r.status === 'rejected')
+          expect((r.reason as { code?: string }).code, String(r.reason)).toBe('NOT_FOUND');
+      const now = await names(session);
+      const landed =
+        now.includes(child) || (await fabric.readBranch({ session, branch: live })).head === event.id;
+      // What landed keeps the branch it needs; what did not found it gone.
+      if (landed) expect(now).toContain(doomed);
+      if (now.includes(doomed)) kept++;
+      else gone++;
+      expect(await danglingReferences(store.engine, admin.tenant)).toEqual([]);
+    }
+    expect(kept + gone).toBe(ROUNDS);
+    expect(await verified()).toMatchObject({ ok: true });
   });
 
   it('is an admin’s, and bad input changes nothing', async () => {
