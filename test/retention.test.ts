@@ -132,15 +132,11 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
   });
 
   it('keeps what another branch still needs, and says why', async () => {
-    const { session, branches } = await forked(5);
-    const [attached, reached, published, named, alone] = branches.map((b) => b.branch) as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    for (const b of [attached, reached, published, named, alone])
+    const { session, branches } = await forked(7);
+    const [attached, reached, published, named, deskForked, granted, alone] = branches.map(
+      (b) => b.branch,
+    ) as [string, string, string, string, string, string, string];
+    for (const b of [attached, reached, published, named, deskForked, granted, alone])
       await fabric.append({ session, branch: b, kind: 'note', payload: { text: b } });
     // An artifact published on main that names another branch's checkpoint in its lineage.
     const namedWs = branches.find((b) => b.branch === named)!.workspace;
@@ -159,7 +155,23 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
       mediaType: 'text/plain',
       bytes: Buffer.from('a deliverable\n'),
     });
-    for (const b of [reached, published, named, alone]) await units.abandon(session, b, 0);
+    // A workspace of another branch starts from one of its snapshots (a desk fork of its workspace).
+    const deskWs = branches.find((b) => b.branch === deskForked)!.workspace;
+    put(deskWs.dir, 'b.txt', 'its own file\n');
+    await desk.checkpoint(deskWs.id);
+    await desk.fork(deskWs.id, { dir: join(temp.dir, 'grandchild'), branch: 'grandchild', driver: 'copy' });
+    // A grant of main narrows one of its grants.
+    const keys = store.keys(admin, { masterKey: master });
+    const parentGrant = await keys.grant({ session, branch: granted, credential: 'billing', mode: 'live' });
+    await keys.grant({
+      session,
+      branch: 'main',
+      credential: 'billing',
+      mode: 'live',
+      parent: parentGrant.id,
+    });
+    for (const b of [reached, published, named, deskForked, granted, alone])
+      await units.abandon(session, b, 0);
     await units.reclaim();
     // Abandoned and expired, but its directory is not discarded yet (no reclaim since).
     await units.abandon(session, attached, 0);
@@ -176,9 +188,13 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
       [reached]: 'reached',
       [published]: 'artifacts',
       [named]: 'artifacts',
+      [deskForked]: 'workspace-forked',
+      [granted]: 'grants',
     });
     expect(await names(session)).toEqual(
-      ['main', attached, reached, published, named, 'child'].sort((a, b) => a.localeCompare(b)),
+      ['main', attached, reached, published, named, deskForked, granted, 'child', 'grandchild'].sort((a, b) =>
+        a.localeCompare(b),
+      ),
     );
     const path = (await fabric.readBranch({ session, branch: 'child' })).events.map((e) => e.payload);
     expect(path).toContainEqual({ text: reached });

@@ -120,18 +120,22 @@ async function whatGoes(
     const going = expired.filter((b) => !kept.has(b.name));
     const names = going.map((b) => b.name);
     const live = branches.filter((b) => !names.includes(b.name));
+    // The first reason found is the one reported: the desk's, artifacts', keys', then the log's.
     const found = new Map<string, KeptReason>();
-    for (const [name, why] of await blockedBranches(tx, tenant, session, names)) found.set(name, why);
-    for (const name of await branchesWithArtifacts(tx, tenant, session, names)) found.set(name, 'artifacts');
+    const keep = (name: string, why: KeptReason) => {
+      if (!found.has(name)) found.set(name, why);
+    };
+    for (const [name, why] of await blockedBranches(tx, tenant, session, names)) keep(name, why);
+    for (const name of await branchesWithArtifacts(tx, tenant, session, names)) keep(name, 'artifacts');
     // An artifact of another branch (or session) may name one of their events or snapshots in its lineage.
     const owner = new Map([
       ...(await eventsOfBranches(tx, tenant, session, names)),
       ...(await snapshotsOfBranches(tx, tenant, session, names)),
     ]);
     for (const id of await namedByArtifacts(tx, tenant, [...owner.keys()]))
-      found.set(owner.get(id) as string, 'artifacts');
-    for (const name of await narrowedElsewhere(tx, tenant, session, names)) found.set(name, 'grants');
-    for (const name of await reachedFrom(tx, tenant, session, names, live)) found.set(name, 'reached');
+      keep(owner.get(id) as string, 'artifacts');
+    for (const name of await narrowedElsewhere(tx, tenant, session, names)) keep(name, 'grants');
+    for (const name of await reachedFrom(tx, tenant, session, names, live)) keep(name, 'reached');
     if (found.size === 0) return { going, kept };
     for (const [name, why] of found) kept.set(name, why);
   }
