@@ -50,6 +50,8 @@ export async function erasePayloads(
   input: {
     tenant: string;
     resources: ReadonlySet<string>;
+    /** No entry before this seq names one of them (the chain is read from here); default the whole chain. */
+    fromSeq?: number;
     basis: string;
     by: string;
     at: number;
@@ -57,7 +59,7 @@ export async function erasePayloads(
   },
 ): Promise<number> {
   const { tenant, key } = input;
-  const targets = await entriesNaming(tx, tenant, input.resources);
+  const targets = await entriesNaming(tx, tenant, input.resources, input.fromSeq);
   for (const row of targets) {
     const leafHash = leafOf(row).toString('hex');
     const seq = Number(row.seq);
@@ -91,11 +93,12 @@ export async function entriesNaming(
   tx: SqlExecutor,
   tenant: string,
   resources: ReadonlySet<string>,
+  fromSeq = 1,
 ): Promise<LeafFields[]> {
   const found: LeafFields[] = [];
   if (resources.size === 0) return found;
   const columns = LEAF_COLUMNS.split(', ').map((c) => `a.${c}`);
-  for (let after = 0; ; ) {
+  for (let after = fromSeq - 1; ; ) {
     const page = await tx.all<LeafFields & { held: number }>(
       `SELECT ${columns.join(', ')},
               (SELECT COUNT(*) FROM audit_payloads p WHERE p.tenant = a.tenant AND p.seq = a.seq) AS held

@@ -5,16 +5,20 @@
  * a set of branches other branches still reach, and — for the branches
  * swept — their events, their lines, their rows and ref logs deleted.
  *
- * An event belongs to the branch that appended it (`events.branch`, and a
- * line holds one branch's events): a swept branch's events are exactly
- * those it appended, none of which another branch's path reaches (the
- * sweep leaves a branch that another one reaches, see `reachedFrom`).
+ * An event belongs to the branch that appended it (`events.branch`), and a
+ * line holds one branch's events, so a line has an owner: the branch of its
+ * first event. A swept branch's events are exactly those on the lines it
+ * owns, none of which a branch that stays reaches (the sweep keeps a branch
+ * another one reaches, see `reachedFrom`). Everything here reads a
+ * session's lines by their index and each line's events by the (tenant,
+ * line, seq) key: never a scan of the tenant's events, but for
+ * `sessionsWithKind`, once a sweep.
  */
 import type { RetentionPart } from '../retention/part.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import { deleteWhereIn } from '../storage/rows-in.js';
 import { BRANCH_COLUMNS, type BranchRow } from './rows.js';
-import { pathSegments, type Segment } from './session-log.js';
+import { pathSegments } from './session-log.js';
 
 /** The session's branches, locked against appends and moves for the rest of the transaction (`lock`). */
 export async function sessionBranches(
@@ -42,80 +46,91 @@ export async function sessionsWithKind(tx: SqlExecutor, tenant: string, kind: st
   return rows.map((r) => r.session);
 }
 
-function covers(segments: readonly Segment[], line: string, seq: number): boolean {
-  return segments.some((s) => s.line === line && seq >= s.lo && seq <= s.hi);
+/** A line of a session, with the branch that appended its events. */
+export interface SessionLine {
+  id: string;
+  baseLine: string;
+  baseSeq: number;
+  /** The name of the branch whose events it holds. */
+  owner: string;
+}
+
+/** The session's lines (by the `lines_by_session` index), each with its owner (its first event's branch). */
+export async function sessionLines(tx: SqlExecutor, tenant: string, session: string): Promise<SessionLine[]> {
+  const rows = await tx.all<{ id: string; base_line: string; base_seq: number; owner: string | null }>(
+    `SELECT l.id, l.base_line, l.base_seq,
+            (SELECT e.branch FROM events e WHERE e.tenant = l.tenant AND e.line = l.id AND e.seq = l.base_seq + 1) AS owner
+     FROM lines l WHERE l.tenant = ? AND l.session = ? ORDER BY l.id`,
+    [tenant, session],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    baseLine: r.base_line,
+    baseSeq: Number(r.base_seq),
+    owner: r.owner ?? '',
+  }));
 }
 
 /**
  * Per branch, the newest event of one of `kinds` that the branch itself
  * appended and its path still holds (a fork inherits its parent's decisions
- * on its path, and they are not its own), with its payload text.
+ * on its path, and they are not its own), with its payload text: read on
+ * the segments of its path that lie on its own lines.
  */
 export async function ownLatestOfKinds(
   tx: SqlExecutor,
   tenant: string,
-  session: string,
   branches: readonly BranchRow[],
+  lines: readonly SessionLine[],
   kinds: readonly string[],
 ): Promise<Map<string, { kind: string; payload: string }>> {
-  const rows = await tx.all<{ branch: string; line: string; seq: number; kind: string; payload: string }>(
-    `SELECT branch, line, seq, kind, payload FROM events
-     WHERE tenant = ? AND session = ? AND kind IN (${placeholders(kinds.length)}) ORDER BY seq DESC`,
-    [tenant, session, ...kinds],
-  );
+  const ownerOf = new Map(lines.map((l) => [l.id, l.owner]));
   const latest = new Map<string, { kind: string; payload: string }>();
   for (const b of branches) {
-    const mine = rows.filter((r) => r.branch === b.name);
-    if (mine.length === 0) continue;
-    const path = await pathSegments(tx, tenant, b);
-    const found = mine.find((r) => covers(path, r.line, Number(r.seq)));
-    if (found) latest.set(b.name, { kind: found.kind, payload: found.payload });
+    const own = (await pathSegments(tx, tenant, b)).filter((s) => ownerOf.get(s.line) === b.name).reverse();
+    for (const s of own) {
+      const found = await tx.get<{ kind: string; payload: string }>(
+        `SELECT kind, payload FROM events WHERE tenant = ? AND line = ? AND seq >= ? AND seq <= ?
+         AND kind IN (${placeholders(kinds.length)}) ORDER BY seq DESC LIMIT 1`,
+        [tenant, s.line, s.lo, s.hi, ...kinds],
+      );
+      if (found) {
+        latest.set(b.name, found);
+        break;
+      }
+    }
   }
   return latest;
 }
 
 /**
  * Of `doomed` (branch names), those another branch still reaches: a path of
- * one of `live` holds an event a doomed branch appended, or a line of
- * events the doomed did not append starts from one of its lines (a branch
- * forked from it, even if its head moved away since). Their events stay,
- * so they are not swept.
+ * one of `live` holds an event on a doomed branch's line, or a line of
+ * another branch starts from one of its lines (a branch forked from it,
+ * even if its head moved away since). Their events stay, so they are not
+ * swept.
  */
 export async function reachedFrom(
   tx: SqlExecutor,
   tenant: string,
-  session: string,
   doomed: readonly string[],
   live: readonly BranchRow[],
+  lines: readonly SessionLine[],
 ): Promise<Set<string>> {
   const reached = new Set<string>();
-  if (doomed.length === 0) return reached;
-  const owned = await tx.all<{ id: string; branch: string }>(
-    `SELECT DISTINCT line AS id, branch FROM events WHERE tenant = ? AND session = ? AND branch IN (${placeholders(doomed.length)})`,
-    [tenant, session, ...doomed],
-  );
-  const ownerOf = new Map(owned.map((l) => [l.id, l.branch]));
-  for (const b of live) {
+  const going = new Set(doomed);
+  const ownerOf = new Map(lines.filter((l) => going.has(l.owner)).map((l) => [l.id, l.owner]));
+  if (ownerOf.size === 0) return reached;
+  for (const b of live)
     for (const s of await pathSegments(tx, tenant, b)) {
       const owner = ownerOf.get(s.line);
-      if (owner === undefined) continue;
-      // The segment reaches the owner's events only where it holds one of them.
-      const held = await tx.get<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM events WHERE tenant = ? AND line = ? AND seq >= ? AND seq <= ? AND branch = ?',
-        [tenant, s.line, s.lo, s.hi, owner],
-      );
-      if (Number(held?.n ?? 0) > 0) reached.add(owner);
+      // A segment of a line holds its events from the line's first on: any such segment reaches one.
+      if (owner !== undefined && s.hi >= s.lo) reached.add(owner);
     }
+  for (const l of lines) {
+    const owner = ownerOf.get(l.baseLine);
+    if (owner !== undefined && !going.has(l.owner)) reached.add(owner);
   }
-  const lines = [...ownerOf.keys()];
-  await inBatches(lines, async (slice) => {
-    const based = await tx.all<{ base_line: string }>(
-      `SELECT l.base_line FROM lines l WHERE l.tenant = ? AND l.base_line IN (${placeholders(slice.length)})
-       AND NOT EXISTS (SELECT 1 FROM events e WHERE e.tenant = l.tenant AND e.line = l.id AND e.branch IN (${placeholders(doomed.length)}))`,
-      [tenant, ...slice, ...doomed],
-    );
-    for (const r of based) reached.add(ownerOf.get(r.base_line) as string);
-  });
   return reached;
 }
 
@@ -127,45 +142,53 @@ export interface LogSweep {
   events: string[];
   /** The lines those events are on. */
   lines: string[];
+  /** The audit seq of the earliest entry about them (their creation): no entry before it names one. */
+  firstAuditSeq: number;
+}
+
+/** Every event on the lines the session's `branches` (names) own, each with its branch's name. */
+export async function eventsOfBranches(
+  tx: SqlExecutor,
+  tenant: string,
+  branches: readonly string[],
+  lines: readonly SessionLine[],
+): Promise<Map<string, string>> {
+  const named = new Set(branches);
+  const found = new Map<string, string>();
+  for (const l of lines) {
+    if (!named.has(l.owner)) continue;
+    for (const r of await tx.all<{ id: string }>('SELECT id FROM events WHERE tenant = ? AND line = ?', [
+      tenant,
+      l.id,
+    ]))
+      found.set(r.id, l.owner);
+  }
+  return found;
 }
 
 export async function logSweepOf(
   tx: SqlExecutor,
   tenant: string,
-  session: string,
   branches: readonly BranchRow[],
+  lines: readonly SessionLine[],
 ): Promise<LogSweep> {
-  const names = branches.map((b) => b.name);
-  const rows =
-    names.length === 0
-      ? []
-      : await tx.all<{ id: string; line: string }>(
-          `SELECT id, line FROM events WHERE tenant = ? AND session = ? AND branch IN (${placeholders(names.length)})`,
-          [tenant, session, ...names],
-        );
-  return {
-    branches: branches.map((b) => b.id),
-    events: rows.map((r) => r.id),
-    lines: [...new Set(rows.map((r) => r.line))],
-  };
-}
-
-/** Every event the session's `branches` (names) appended, each with its branch's name. */
-export async function eventsOfBranches(
-  tx: SqlExecutor,
-  tenant: string,
-  session: string,
-  branches: readonly string[],
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  await inBatches(branches, async (slice) => {
-    for (const r of await tx.all<{ id: string; branch: string }>(
-      `SELECT id, branch FROM events WHERE tenant = ? AND session = ? AND branch IN (${placeholders(slice.length)})`,
-      [tenant, session, ...slice],
-    ))
-      found.set(r.id, r.branch);
+  const names = new Set(branches.map((b) => b.name));
+  const ids = branches.map((b) => b.id);
+  const events = await eventsOfBranches(tx, tenant, [...names], lines);
+  let first = Number.MAX_SAFE_INTEGER;
+  await inBatches(ids, async (slice) => {
+    const row = await tx.get<{ seq: number | null }>(
+      `SELECT MIN(audit_seq) AS seq FROM ref_log WHERE tenant = ? AND branch IN (${placeholders(slice.length)})`,
+      [tenant, ...slice],
+    );
+    if (row?.seq != null) first = Math.min(first, Number(row.seq));
   });
-  return found;
+  return {
+    branches: ids,
+    events: [...events.keys()],
+    lines: lines.filter((l) => names.has(l.owner)).map((l) => l.id),
+    firstAuditSeq: first === Number.MAX_SAFE_INTEGER ? 1 : first,
+  };
 }
 
 /** How many of `events` have one of `kinds` (the steps count their journal's). */

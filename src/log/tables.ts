@@ -72,6 +72,14 @@ CREATE TABLE ref_log (
 
 const LOG_OWN = ['sessions', 'branches', 'lines', 'events', 'ref_log'] as const;
 
+/**
+ * Format 12: a session's lines by an index. A line is written once per fork
+ * or rewind that is appended to, so appends pay nothing for it; the branch
+ * sweep (retention.ts) reads a session's lines, and each line's events by
+ * the (tenant, line, seq) key, instead of scanning the tenant's events.
+ */
+const LINES_BY_SESSION = 'CREATE INDEX lines_by_session ON lines (tenant, session);';
+
 export const LOG_TABLES: FeatureTables = {
   folder: 'log',
   tables: LOG_OWN,
@@ -83,6 +91,12 @@ export const LOG_TABLES: FeatureTables = {
       sqlite: logTables('sqlite'),
       postgres: `${logTables('postgres')}
 ${rowLevelSecurityOf(LOG_OWN)}`,
+    },
+    {
+      version: 12,
+      name: "the log: a session's lines by index (the branch sweep reads them)",
+      sqlite: LINES_BY_SESSION,
+      postgres: LINES_BY_SESSION,
     },
   ],
 };

@@ -1,7 +1,7 @@
 /**
- * Memory's part of the branch sweep (src/retention/part.ts): a record of the
- * session whose every anchor is an event of a swept branch was seen only
- * there, and goes whole (the one deletion path, memory.ts `removal`); a
+ * Memory's part of the branch sweep (src/retention/part.ts): a record
+ * whose every anchor is an event of a swept branch (on one of its lines)
+ * was seen only there, and goes whole (the one deletion path, memory.ts `removal`); a
  * record also anchored elsewhere stays, and loses only its anchors on the
  * swept events (no anchor may name an event the log no longer has).
  */
@@ -14,27 +14,28 @@ export const MEMORY_RETENTION: RetentionPart = {
   feature: 'memory',
   async sweep(tx, scope, dryRun, dialect) {
     const { tenant } = scope;
-    const swept = new Set(scope.log.events);
+    // The swept events are whole lines: their anchors are found by line (memory_anchors_by_line).
+    const swept = new Set(scope.log.lines);
     const touched = new Set<string>();
-    await inBatches(scope.log.events, async (slice) => {
+    await inBatches(scope.log.lines, async (slice) => {
       for (const r of await tx.all<{ id: string }>(
-        `SELECT DISTINCT id FROM memory_anchors WHERE tenant = ? AND event IN (${placeholders(slice.length)})`,
+        `SELECT DISTINCT id FROM memory_anchors WHERE tenant = ? AND line IN (${placeholders(slice.length)})`,
         [tenant, ...slice],
       ))
         touched.add(r.id);
     });
     const seenElsewhere = new Set<string>();
     await inBatches([...touched], async (slice) => {
-      for (const a of await tx.all<{ id: string; event: string }>(
-        `SELECT id, event FROM memory_anchors WHERE tenant = ? AND id IN (${placeholders(slice.length)})`,
+      for (const a of await tx.all<{ id: string; line: string }>(
+        `SELECT id, line FROM memory_anchors WHERE tenant = ? AND id IN (${placeholders(slice.length)})`,
         [tenant, ...slice],
       ))
-        if (!swept.has(a.event)) seenElsewhere.add(a.id);
+        if (!swept.has(a.line)) seenElsewhere.add(a.id);
     });
     const records = [...touched].filter((id) => !seenElsewhere.has(id)).sort();
     const answer = await removal(tx, dialect, tenant, records, dryRun);
     // What is left of the swept events' anchors: those of records that stay.
-    const anchors = await deleteWhereIn(tx, 'memory_anchors', tenant, 'event', scope.log.events, dryRun);
+    const anchors = await deleteWhereIn(tx, 'memory_anchors', tenant, 'line', scope.log.lines, dryRun);
     return {
       counts: {
         records: records.length,

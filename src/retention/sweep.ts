@@ -28,7 +28,9 @@ import {
   logSweepOf,
   ownLatestOfKinds,
   reachedFrom,
+  type SessionLine,
   sessionBranches,
+  sessionLines,
   sessionsWithKind,
 } from '../log/retention.js';
 import type { BranchRow } from '../log/rows.js';
@@ -82,14 +84,11 @@ export async function sweepBranches(
 async function expiredOf(
   tx: SqlExecutor,
   tenant: string,
-  session: string,
   branches: readonly BranchRow[],
+  lines: readonly SessionLine[],
   now: number,
 ): Promise<BranchRow[]> {
-  const decided = await ownLatestOfKinds(tx, tenant, session, branches, [
-    UNIT_ABANDON_EVENT,
-    UNIT_KEEP_EVENT,
-  ]);
+  const decided = await ownLatestOfKinds(tx, tenant, branches, lines, [UNIT_ABANDON_EVENT, UNIT_KEEP_EVENT]);
   return branches.filter((b) => {
     const last = decided.get(b.name);
     if (last?.kind !== UNIT_ABANDON_EVENT) return false;
@@ -113,6 +112,7 @@ async function whatGoes(
   session: string,
   branches: readonly BranchRow[],
   expired: readonly BranchRow[],
+  lines: readonly SessionLine[],
 ): Promise<{ going: BranchRow[]; kept: Map<string, KeptReason> }> {
   const kept = new Map<string, KeptReason>();
   for (const b of expired) if (b.name === 'main') kept.set(b.name, 'main');
@@ -129,13 +129,13 @@ async function whatGoes(
     for (const name of await branchesWithArtifacts(tx, tenant, session, names)) keep(name, 'artifacts');
     // An artifact of another branch (or session) may name one of their events or snapshots in its lineage.
     const owner = new Map([
-      ...(await eventsOfBranches(tx, tenant, session, names)),
+      ...(await eventsOfBranches(tx, tenant, names, lines)),
       ...(await snapshotsOfBranches(tx, tenant, session, names)),
     ]);
     for (const id of await namedByArtifacts(tx, tenant, [...owner.keys()]))
       keep(owner.get(id) as string, 'artifacts');
     for (const name of await narrowedElsewhere(tx, tenant, session, names)) keep(name, 'grants');
-    for (const name of await reachedFrom(tx, tenant, session, names, live)) keep(name, 'reached');
+    for (const name of await reachedFrom(tx, tenant, names, live, lines)) keep(name, 'reached');
     if (found.size === 0) return { going, kept };
     for (const [name, why] of found) kept.set(name, why);
   }
@@ -156,9 +156,10 @@ async function sweepSession(
     // A branch made while this waited for the chain (a fork, committed meanwhile) is in use too.
     branches.splice(0, branches.length, ...(await sessionBranches(tx, tenant, session, true)));
   }
-  const expired = await expiredOf(tx, tenant, session, branches, now);
+  const lines = await sessionLines(tx, tenant, session);
+  const expired = await expiredOf(tx, tenant, branches, lines, now);
   if (expired.length === 0) return { branches: [], counts: {}, kept: [] };
-  const { going, kept } = await whatGoes(tx, tenant, session, branches, expired);
+  const { going, kept } = await whatGoes(tx, tenant, session, branches, expired, lines);
   const keptList = [...kept].map(([branch, reason]) => ({ session, branch, reason }));
   if (going.length === 0) return { branches: [], counts: {}, kept: keptList };
   const swept = going.map((b) => b.name);
@@ -168,27 +169,30 @@ async function sweepSession(
     session,
     swept,
     kept: branches.map((b) => b.name).filter((n) => !swept.includes(n)),
-    log: await logSweepOf(tx, tenant, session, going),
+    log: await logSweepOf(tx, tenant, going, lines),
     now,
   };
   const counts: Counts = {};
-  let key: AuditKey | undefined;
-  let payloads = 0;
+  const resources = new Set<string>();
   for (const part of RETENTION_PARTS) {
     const gone = await part.sweep(tx, scope, dryRun, ctx.engine.dialect);
     counts[part.feature] = gone.counts;
-    if (dryRun || gone.resources.length === 0) continue;
-    key ??= await tenantKey(tx, tenant, now, ctx.auditKey);
-    payloads += await erasePayloads(tx, {
-      tenant,
-      resources: new Set(gone.resources),
-      basis: `retention: abandoned branches of session ${session} past their time`,
-      by: ctx.who.principal,
-      at: now,
-      key,
-    });
+    for (const id of gone.resources) resources.add(id);
   }
   if (!dryRun) {
+    // Every entry about what went was written after the swept branches were made: the chain is read from there, once.
+    const payloads =
+      resources.size === 0
+        ? 0
+        : await erasePayloads(tx, {
+            tenant,
+            resources,
+            fromSeq: scope.log.firstAuditSeq,
+            basis: `retention: abandoned branches of session ${session} past their time`,
+            by: ctx.who.principal,
+            at: now,
+            key: await tenantKey(tx, tenant, now, ctx.auditKey),
+          });
     counts.audit = { payloads };
     await appendAudit(tx, {
       tenant,
