@@ -18,6 +18,12 @@ export const Identity = z.object({
   principal: z.string(),
   kind: z.enum(['user', 'agent', 'service']),
   role: z.enum(['admin', 'member']),
+  onBehalfOf: z
+    .string()
+    .optional()
+    .describe(
+      'the person whose token made this agent or service token: who it acts for (derived, never claimed)',
+    ),
 });
 
 export const ErrorBody = z.object({

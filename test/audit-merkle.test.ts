@@ -372,6 +372,7 @@ function workedExample(): string {
       resource_type: type as string,
       resource_id: id as string,
       commitment: sha(Buffer.from(`commitment ${i}`)).toString('hex'),
+      chain: '',
     }),
   );
   const leafHashes = entries.map((e) => sha(LEAF, Buffer.from(e, 'utf8')));

@@ -140,7 +140,7 @@ describe('SQLite store format', () => {
       for (let i = 0; i < 70; i++)
         await a.remember({ scope: { user: 'cy' }, text: `harbour ${i}`, source: 'person' });
       await store.close();
-      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts, no audit tree, no erasures, no redaction policies, no lines by session.
+      // Back to format 6's layout: no recall filter, the covering index, no anchors by line, no artifacts, no audit tree, no erasures, no redaction policies, no lines by session, no token issuers or actor chains.
       const db = new Database(join(dir, 'cairn.db'));
       db.exec(
         [
@@ -152,7 +152,8 @@ describe('SQLite store format', () => {
           .map((t) => `DROP TABLE ${t};`)
           .join('\n'),
       );
-      db.exec(`DROP INDEX lines_by_session; DROP TRIGGER memory_recall_insert; DROP TRIGGER memory_recall_update; DROP TRIGGER memory_recall_delete;
+      db.exec(`DROP INDEX lines_by_session; ALTER TABLE tokens DROP COLUMN issued_by; ALTER TABLE audit_entries DROP COLUMN chain;
+        DROP TRIGGER memory_recall_insert; DROP TRIGGER memory_recall_update; DROP TRIGGER memory_recall_delete;
         DROP TABLE memory_recall; DROP TABLE memory_tenants; DROP INDEX memory_anchors_by_line;
         CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);
         UPDATE cairn_meta SET value = '6' WHERE key = 'format_version';`);

@@ -25,7 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { deleteUnnamed } from '../blob/named.js';
 import { type ContentAnswer, MAX_CONTENT_BYTES } from '../contract/spec.js';
@@ -175,6 +175,8 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
       await appendAudit(tx, {
         tenant: who.tenant,
         actor: who.principal,
+
+        chain: actorChain(who),
         action: 'artifact.publish',
         resourceType: 'artifact',
         resourceId: id,
@@ -368,6 +370,8 @@ export async function removeArtifact(ctx: OpContext, id: string): Promise<{ ok: 
     appendAudit(tx, {
       tenant: who.tenant,
       actor: who.principal,
+
+      chain: actorChain(who),
       action: 'artifact.remove',
       resourceType: 'artifact',
       resourceId: id,
@@ -413,6 +417,8 @@ export async function sweepArtifacts(
         await appendAudit(tx, {
           tenant: who.tenant,
           actor: who.principal,
+
+          chain: actorChain(who),
           action: 'artifact.expire',
           resourceType: 'artifact',
           resourceId: r.id,

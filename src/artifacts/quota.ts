@@ -3,7 +3,7 @@
  * the default) against what its artifacts hold, publications under way
  * included.
  */
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import { quotaExceeded } from '../errors.js';
 import { lockTenant } from '../identity/identity-store.js';
 import type { OpContext } from '../ops/op.js';
@@ -56,6 +56,8 @@ export async function setQuota(ctx: OpContext, bytes: number) {
     await appendAudit(tx, {
       tenant: who.tenant,
       actor: who.principal,
+
+      chain: actorChain(who),
       action: 'artifact.quota',
       resourceType: 'tenant',
       resourceId: who.tenant,

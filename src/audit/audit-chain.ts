@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex, tupleDigest } from '../digest.js';
 import { randomHex } from '../ids.js';
 import type { SqlExecutor } from '../storage/engine.js';
+import type { Identity } from '../types.js';
 import type { AuditAction } from './actions.js';
 
 /**
@@ -15,6 +16,12 @@ export const GENESIS_HASH = '0'.repeat(64);
 export interface AuditInput {
   tenant: string;
   actor: string;
+  /**
+   * The actor chain, person → agent → branch, when it is more than the actor
+   * alone (`actorChain`): the person an agent acts for, the actor, the branch
+   * acted on. Ids only.
+   */
+  chain?: readonly string[];
   action: AuditAction;
   resourceType: string;
   resourceId: string;
@@ -31,6 +38,8 @@ export interface AuditEntryRow {
   resource_type: string;
   resource_id: string;
   commitment: string;
+  /** The actor chain as canonical JSON, or '' (the actor alone; every entry before format 12). */
+  chain: string;
   prev_hash: string;
   hash: string;
 }
@@ -55,10 +64,22 @@ function entryValues(entry: Omit<AuditEntryRow, 'hash'>): Array<string | number>
 }
 
 const AUDIT_COLUMNS =
-  'tenant, seq, at, actor, action, resource_type, resource_id, commitment, prev_hash, hash';
+  'tenant, seq, at, actor, action, resource_type, resource_id, commitment, prev_hash, hash, chain';
 
+/** An entry's hash: over its fields and the previous hash; with an actor chain, the chain too (v2). */
 export function entryHash(entry: Omit<AuditEntryRow, 'hash'>): string {
-  return tupleDigest(['cairn.audit.v1', ...entryValues(entry)]);
+  if (entry.chain === '') return tupleDigest(['cairn.audit.v1', ...entryValues(entry)]);
+  return tupleDigest(['cairn.audit.v2', ...entryValues(entry), entry.chain]);
+}
+
+/**
+ * The actor chain of who acts, on `branch` if any: the person an agent acts
+ * for (`onBehalfOf`, derived from its token), the actor, the branch's id.
+ * Undefined when it would be the actor alone.
+ */
+export function actorChain(who: Identity, branch?: string): string[] | undefined {
+  if (who.onBehalfOf === undefined && !branch) return undefined;
+  return [...(who.onBehalfOf ? [who.onBehalfOf] : []), who.principal, ...(branch ? [branch] : [])];
 }
 
 /** Starts a tenant's chain; runs in the transaction that creates the tenant. */
@@ -107,12 +128,14 @@ export async function appendAudit(tx: SqlExecutor, input: AuditInput): Promise<n
     resource_type: input.resourceType,
     resource_id: input.resourceId,
     commitment: payloadCommitment(salt, payloadText),
+    chain: input.chain && input.chain.length > 0 ? canonicalJson(input.chain) : '',
     prev_hash: head.hash,
   };
   const hash = entryHash(entry);
-  await tx.run(`INSERT INTO audit_entries (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await tx.run(`INSERT INTO audit_entries (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     ...entryValues(entry),
     hash,
+    entry.chain,
   ]);
 
   await tx.run('INSERT INTO audit_payloads (tenant, seq, salt, payload) VALUES (?, ?, ?, ?)', [

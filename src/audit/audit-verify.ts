@@ -57,7 +57,7 @@ async function verifyIn(tx: SqlExecutor, tenant: string, auditKey?: AuditKey): P
   const log = new LogWitness(tx, tenant);
   for (;;) {
     const rows = await tx.all<EntryWithPayload>(
-      `SELECT a.tenant, a.seq, a.at, a.actor, a.action, a.resource_type, a.resource_id, a.commitment, a.prev_hash, a.hash,
+      `SELECT a.tenant, a.seq, a.at, a.actor, a.action, a.resource_type, a.resource_id, a.commitment, a.chain, a.prev_hash, a.hash,
               p.salt, p.payload
        FROM audit_entries a LEFT JOIN audit_payloads p ON p.tenant = a.tenant AND p.seq = a.seq
        WHERE a.tenant = ? AND a.seq >= ? ORDER BY a.seq LIMIT ?`,

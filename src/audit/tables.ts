@@ -69,6 +69,9 @@ const AUDIT_OWN = ['audit_entries', 'audit_payloads', 'audit_heads'] as const;
 /** The tables format 10 added (tests take a store back to an earlier format by dropping them). */
 export const AUDIT_TREE_TABLES = ['audit_trees', 'audit_tiles', 'audit_checkpoints', 'audit_keys'] as const;
 
+/** Format 12: an entry's actor chain, the JSON list person → agent → branch ('' for the actor alone, as before). */
+const ENTRY_CHAIN = "ALTER TABLE audit_entries ADD COLUMN chain TEXT NOT NULL DEFAULT '';";
+
 export const AUDIT_TABLES: FeatureTables = {
   folder: 'audit',
   tables: [...AUDIT_OWN, ...AUDIT_TREE_TABLES],
@@ -87,6 +90,12 @@ ${rowLevelSecurityOf(AUDIT_OWN)}`,
       sqlite: treeTables('sqlite'),
       postgres: `${treeTables('postgres')}
 ${rowLevelSecurityOf(AUDIT_TREE_TABLES)}`,
+    },
+    {
+      version: 12,
+      name: 'audit: the actor chain of an entry (person, agent, branch)',
+      sqlite: ENTRY_CHAIN,
+      postgres: ENTRY_CHAIN,
     },
   ],
 };

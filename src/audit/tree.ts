@@ -30,7 +30,7 @@ export const BATCH = 16_384;
 export type LeafFields = Omit<AuditEntryRow, 'prev_hash' | 'hash'>;
 
 /** The columns of `audit_entries` a leaf is made of, for a SELECT. */
-export const LEAF_COLUMNS = 'tenant, seq, at, actor, action, resource_type, resource_id, commitment';
+export const LEAF_COLUMNS = 'tenant, seq, at, actor, action, resource_type, resource_id, commitment, chain';
 
 /** The bytes entry `seq − 1` contributes to the tree: no payload, only its salted commitment. */
 export function leafEntry(row: LeafFields): string {
@@ -42,6 +42,8 @@ export function leafEntry(row: LeafFields): string {
     action: row.action,
     resource: { type: row.resource_type, id: row.resource_id },
     commitment: row.commitment,
+    // Only where there is one (format 12): the leaves of earlier entries are as they were.
+    ...(row.chain ? { chain: JSON.parse(row.chain) as string[] } : {}),
   });
 }
 

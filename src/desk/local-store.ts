@@ -1,4 +1,4 @@
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { namedBlobs } from '../blob/named.js';
 import { type CairnError, conflict, invalidArgument, notFound } from '../errors.js';
@@ -554,6 +554,8 @@ export class LocalDeskStore implements DeskStore {
       await appendAudit(tx, {
         tenant: this.tenant,
         actor: this.who.principal,
+
+        chain: actorChain(this.who),
         action: 'desk.refused',
         resourceType: 'workspace',
         resourceId: row.id,

@@ -12,7 +12,7 @@
  */
 
 import type { z } from 'zod';
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import type { AuditKey } from '../audit/note.js';
 import { tenantKey } from '../audit/signing-key.js';
 import { entriesNaming, erasePayloads } from '../audit/tombstones.js';
@@ -161,6 +161,8 @@ export async function erase(
       await appendAudit(tx, {
         tenant,
         actor: who.principal,
+
+        chain: actorChain(who),
         action: 'erasure.finish',
         resourceType: 'erasure',
         resourceId: row.id,

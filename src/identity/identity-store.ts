@@ -60,8 +60,8 @@ export async function insertToken(
   const id = newId('token', now);
   const secret = newSecret();
   await tx.run(
-    'INSERT INTO tokens (tenant, id, principal, secret_hash, label, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    [tenant, id, principal, sha256Hex(secret), label, now],
+    'INSERT INTO tokens (tenant, id, principal, secret_hash, label, created_at, issued_by) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [tenant, id, principal, sha256Hex(secret), label, now, actor],
   );
   await appendAudit(tx, {
     tenant,
@@ -148,12 +148,24 @@ export async function loadIdentity(
   tx: SqlExecutor,
   tenant: string,
   principal: string,
+  /** Who made the token it acts by ('' when unknown: tokens made before format 12). */
+  issuedBy = '',
 ): Promise<Identity | undefined> {
   const row = await tx.get<{ kind: PrincipalKind; role: Role }>(
     'SELECT kind, role FROM principals WHERE tenant = ? AND id = ?',
     [tenant, principal],
   );
-  return row ? { tenant, principal, kind: row.kind, role: row.role } : undefined;
+  if (!row) return undefined;
+  const identity: Identity = { tenant, principal, kind: row.kind, role: row.role };
+  // An agent (or service) acts for the person whose call made its token: from the store, never the request.
+  if (row.kind !== 'user' && issuedBy !== '' && issuedBy !== principal) {
+    const issuer = await tx.get<{ kind: PrincipalKind }>(
+      'SELECT kind FROM principals WHERE tenant = ? AND id = ?',
+      [tenant, issuedBy],
+    );
+    if (issuer?.kind === 'user') identity.onBehalfOf = issuedBy;
+  }
+  return identity;
 }
 
 function badToken(): CairnError {
@@ -168,15 +180,20 @@ export async function authenticate(engine: Engine, token: string): Promise<Ident
   if (!match) throw badToken();
   const [, tenant, id, secret] = match as unknown as [string, string, string, string];
   const identity = await engine.read(tenant, async (tx) => {
-    const row = await tx.get<{ principal: string; secret_hash: string; revoked_at: number | null }>(
-      'SELECT principal, secret_hash, revoked_at FROM tokens WHERE tenant = ? AND id = ?',
-      [tenant, id],
-    );
+    const row = await tx.get<{
+      principal: string;
+      secret_hash: string;
+      revoked_at: number | null;
+      issued_by: string;
+    }>('SELECT principal, secret_hash, revoked_at, issued_by FROM tokens WHERE tenant = ? AND id = ?', [
+      tenant,
+      id,
+    ]);
     if (!row || row.revoked_at !== null) return undefined;
     const expected = Buffer.from(row.secret_hash, 'hex');
     const actual = Buffer.from(sha256Hex(secret), 'hex');
     if (!timingSafeEqual(expected, actual)) return undefined;
-    return loadIdentity(tx, tenant, row.principal);
+    return loadIdentity(tx, tenant, row.principal, row.issued_by);
   });
   if (!identity) throw badToken();
   return identity;

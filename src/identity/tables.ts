@@ -33,6 +33,9 @@ CREATE TABLE tokens (
 )${t.clustered};`;
 }
 
+/** Format 12: the principal whose call made a token (tokens made before: ''). */
+const TOKEN_ISSUER = "ALTER TABLE tokens ADD COLUMN issued_by TEXT NOT NULL DEFAULT '';";
+
 export const IDENTITY_TABLES: FeatureTables = {
   folder: 'identity',
   tables: ['tenants', 'principals', 'tokens'],
@@ -46,6 +49,12 @@ export const IDENTITY_TABLES: FeatureTables = {
       postgres: `${identityTables('postgres')}
 ${rowLevelSecurity('tenants', 'id')}
 ${rowLevelSecurityOf(['principals', 'tokens'])}`,
+    },
+    {
+      version: 12,
+      name: 'identity: who issued each token (an agent acts for the person who gave it its token)',
+      sqlite: TOKEN_ISSUER,
+      postgres: TOKEN_ISSUER,
     },
   ],
 };

@@ -1,5 +1,5 @@
 import type { AuditAction } from '../audit/actions.js';
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import { forbidden, notFound } from '../errors.js';
 import { branchOwner } from '../log/session-log.js';
 import type { Engine, SqlExecutor } from '../storage/engine.js';
@@ -38,6 +38,8 @@ export class KeysContext {
     return appendAudit(tx, {
       tenant: this.tenant,
       actor,
+      // The chain is the caller's when the caller acts (the proxy may name another actor: then it alone).
+      ...(actor === this.who.principal ? { chain: actorChain(this.who) } : {}),
       action,
       resourceType,
       resourceId,

@@ -1,4 +1,4 @@
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import { conflict, corrupt, invalidArgument, notFound, payloadTooLarge } from '../errors.js';
 import { type EventId, newId, type SessionId } from '../ids.js';
 import { toJsonText } from '../json.js';
@@ -176,6 +176,8 @@ async function recordRefMove(
   const auditSeq = await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
+
+    chain: actorChain(who, branch.id),
     action: `branch.${op}`,
     resourceType: 'branch',
     resourceId: branch.id,
@@ -234,6 +236,8 @@ export async function createSession(
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
+
+    chain: actorChain(who),
     action: 'session.create',
     resourceType: 'session',
     resourceId: row.id,
@@ -410,6 +414,8 @@ export async function appendEvent(
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
+
+    chain: actorChain(who, branch.id),
     action: 'event.append',
     resourceType: 'event',
     resourceId: row.id,

@@ -1,6 +1,6 @@
 /** Memory's rows: a record version as stored, and what every module reads and writes of it. */
 import type { AuditAction } from '../audit/actions.js';
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import type { Dialect, SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type { MemoryRecord, MemorySource, TrustTier } from './schema.js';
@@ -90,6 +90,8 @@ export function audit(
   return appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
+
+    chain: actorChain(who),
     action,
     resourceType: 'memory',
     resourceId: id,

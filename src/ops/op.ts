@@ -11,7 +11,7 @@
 
 import type { z } from 'zod';
 import type { AuditAction } from '../audit/actions.js';
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import type { AuditKey } from '../audit/note.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { type Callers, type Client, type OpSpec, opTitle, type SpecTable } from '../contract/spec.js';
@@ -190,7 +190,13 @@ export async function refuseAudited(
 ): Promise<never> {
   const { who } = ctx;
   await ctx.engine.write(who.tenant, (tx) =>
-    appendAudit(tx, { tenant: who.tenant, actor: who.principal, ...entry, at: Date.now() }),
+    appendAudit(tx, {
+      tenant: who.tenant,
+      actor: who.principal,
+      chain: actorChain(who),
+      ...entry,
+      at: Date.now(),
+    }),
   );
   throw error;
 }

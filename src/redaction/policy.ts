@@ -4,7 +4,7 @@
  * from the next write on every replica; set by a person who is an admin.
  */
 import type { z } from 'zod';
-import { appendAudit } from '../audit/audit-chain.js';
+import { actorChain, appendAudit } from '../audit/audit-chain.js';
 import type { SqlExecutor } from '../storage/engine.js';
 import type { Identity } from '../types.js';
 import type * as shape from './shapes.js';
@@ -58,6 +58,8 @@ export async function setPolicy(
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
+
+    chain: actorChain(who),
     action: 'redaction.policy',
     resourceType: 'tenant',
     resourceId: who.tenant,

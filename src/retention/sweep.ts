@@ -16,7 +16,7 @@
  */
 import type { z } from 'zod';
 import { branchesWithArtifacts, namedByArtifacts } from '../artifacts/retention.js';
-import { appendAudit, lockChain } from '../audit/audit-chain.js';
+import { actorChain, appendAudit, lockChain } from '../audit/audit-chain.js';
 import type { AuditKey } from '../audit/note.js';
 import { tenantKey } from '../audit/signing-key.js';
 import { erasePayloads } from '../audit/tombstones.js';
@@ -197,6 +197,8 @@ async function sweepSession(
     await appendAudit(tx, {
       tenant,
       actor: ctx.who.principal,
+
+      chain: actorChain(ctx.who),
       action: 'retention.sweep',
       resourceType: 'session',
       resourceId: session,
