@@ -1,7 +1,8 @@
 /**
  * The actor chain of audit entries (issue 22, format 12): an entry names the
  * person an agent acts for (derived from who made the agent's token, never
- * from the request), the actor, and the branch acted on. It is in the
+ * from the request; a token an agent makes acts for its person too), the
+ * actor, and the branch acted on. It is in the
  * entry's hash and its leaf, so changing it or taking it away fails
  * `audit verify`; entries without one (every entry before format 12) hash
  * and leaf as before.
@@ -76,14 +77,18 @@ function chainSuite(backend: 'sqlite' | 'postgres') {
     expect(plain.chain).toBe('');
     expect(plain.leaf.chain).toBeUndefined();
 
-    // An agent's token made by another agent acts for no person.
+    // An agent cannot shed the person it acts for: a token it makes itself, or one it makes for a helper
+    // (an admin agent), acts for that person too; the entry that made it names the person.
+    const again = await agent.createToken({ principal: agentWho.principal });
+    expect((await store.authenticate(again.token)).onBehalfOf).toBe(person.principal);
+    expect((await lastEntry('token.create')).leaf.chain).toEqual([person.principal, agentWho.principal]);
     const adminAgent = store.fabric(
       await store.authenticate(
         (await fabric.createToken({ kind: 'agent', name: 'ops', role: 'admin' })).token,
       ),
     );
-    const second = await adminAgent.createToken({ kind: 'agent', name: 'sub', role: 'member' });
-    expect((await store.authenticate(second.token)).onBehalfOf).toBeUndefined();
+    const helper = await adminAgent.createToken({ kind: 'agent', name: 'sub', role: 'member' });
+    expect((await store.authenticate(helper.token)).onBehalfOf).toBe(person.principal);
     expect((await store.verifyTenants([person.tenant]))[0]).toMatchObject({ ok: true });
   });
 

@@ -131,6 +131,44 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
     expect(await keys.listGrants({ session, branch: gone })).toEqual([]);
   });
 
+  it('removes the audit payloads of a memory record first written before the swept branch was made', async () => {
+    const { session, main } = await forked(0);
+    // Its first version is remembered before the branch exists.
+    const first = await fabric.remember({ scope: { session }, text: 'the first version' });
+    const cp = await units.checkpoint({ workspace: main.id });
+    const fork = await units.fork(cp.id, { branches: 1, dirRoot: join(temp.dir, 'late'), driver: 'copy' });
+    const late = fork.branches[0]!.branch;
+    await units.abandon(session, late, 0);
+    await units.reclaim();
+    // Its next version is written on the branch (after the reclaim, which forgets what only that branch saw).
+    await fabric.remember({
+      scope: { session },
+      branch: late,
+      text: 'the second version',
+      supersedes: first.id,
+    });
+    // Where the first version was seen is gone (as a sweep of the branch it was written on leaves it).
+    await store.engine.write(admin.tenant, (tx) =>
+      tx.run('DELETE FROM memory_anchors WHERE tenant = ? AND id = ? AND version = 1', [
+        admin.tenant,
+        first.id,
+      ]),
+    );
+    const swept = await fabric.sweepBranches({});
+    expect(swept.counts.memory).toMatchObject({ records: 1 });
+    await expectCode(fabric.getMemory({ record: first.id }), 'NOT_FOUND');
+    // No payload about the record is left, the first version's (written before the branch was made) among them.
+    const held = await store.engine.read(admin.tenant, (tx) =>
+      tx.all<{ seq: number }>(
+        `SELECT e.seq FROM audit_entries e JOIN audit_payloads p ON p.tenant = e.tenant AND p.seq = e.seq
+         WHERE e.tenant = ? AND e.resource_id = ? AND e.action <> 'audit.erase'`,
+        [admin.tenant, first.id],
+      ),
+    );
+    expect(held).toEqual([]);
+    expect(await verified()).toMatchObject({ ok: true });
+  });
+
   it('keeps what another branch still needs, and says why', async () => {
     const { session, branches } = await forked(7);
     const [attached, reached, published, named, deskForked, granted, alone] = branches.map(

@@ -54,6 +54,8 @@ export async function erasePayloads(
     fromSeq?: number;
     basis: string;
     by: string;
+    /** The eraser's actor chain (audit-chain.ts `actorChain`), for the tombstone entries. */
+    chain?: readonly string[];
     at: number;
     key: AuditKey;
   },
@@ -74,6 +76,7 @@ export async function erasePayloads(
     await appendAudit(tx, {
       tenant,
       actor: input.by,
+      chain: input.chain,
       action: TOMBSTONE_ACTION,
       resourceType: 'audit-entry',
       resourceId: String(seq),

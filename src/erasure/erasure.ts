@@ -137,6 +137,7 @@ export async function erase(
           resources: new Set(erased.resources),
           basis: `erasure ${row.id}`,
           by: who.principal,
+          chain: actorChain(who),
           at: Date.now(),
           key,
         });

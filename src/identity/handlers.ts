@@ -1,4 +1,5 @@
 /** The handlers of identity's operations (the contract: ./contract.ts). */
+import { actorChain } from '../audit/audit-chain.js';
 import { forbidden } from '../errors.js';
 import type { Handlers } from '../ops/op.js';
 import { refuseAudited } from '../ops/op.js';
@@ -44,8 +45,14 @@ export const IDENTITY_HANDLERS: Handlers<typeof IDENTITY_CONTRACT> = {
           { kind: input.kind ?? 'agent', name: input.name ?? 'agent', role: input.role ?? 'member' },
           ctx.who.principal,
           now,
+          actorChain(ctx.who),
         ));
-      return insertToken(tx, ctx.who.tenant, principal, input.label, ctx.who.principal, now);
+      // A token made by one who acts for a person acts for that person too: an agent cannot shed them by
+      // minting itself (or a helper) a token.
+      return insertToken(tx, ctx.who.tenant, principal, input.label, ctx.who.principal, now, {
+        chain: actorChain(ctx.who),
+        issuedBy: ctx.who.onBehalfOf ?? ctx.who.principal,
+      });
     });
   },
   revokeToken: (ctx, input) =>
@@ -59,6 +66,7 @@ export const IDENTITY_HANDLERS: Handlers<typeof IDENTITY_CONTRACT> = {
           if (owner !== ctx.who.principal) authorize(ctx.who, 'token.revoke.other');
         },
         now,
+        actorChain(ctx.who),
       ),
     ),
 };

@@ -25,6 +25,7 @@ export async function insertPrincipal(
   p: NewPrincipal,
   actor: string,
   now: number,
+  chain?: readonly string[],
 ) {
   const id = newId('principal', now);
   await tx.run(
@@ -34,6 +35,7 @@ export async function insertPrincipal(
   await appendAudit(tx, {
     tenant,
     actor: actor || id,
+    chain,
     action: 'principal.create',
     resourceType: 'principal',
     resourceId: id,
@@ -50,6 +52,8 @@ export async function insertToken(
   label: string,
   actor: string,
   now: number,
+  /** The actor's chain, and the principal the token acts for through it (default the actor). */
+  by: { chain?: readonly string[]; issuedBy?: string } = {},
 ): Promise<CreatedToken> {
   const exists = await tx.get('SELECT id FROM principals WHERE tenant = ? AND id = ?', [tenant, principal]);
   if (!exists) {
@@ -61,11 +65,12 @@ export async function insertToken(
   const secret = newSecret();
   await tx.run(
     'INSERT INTO tokens (tenant, id, principal, secret_hash, label, created_at, issued_by) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [tenant, id, principal, sha256Hex(secret), label, now, actor],
+    [tenant, id, principal, sha256Hex(secret), label, now, by.issuedBy ?? actor],
   );
   await appendAudit(tx, {
     tenant,
     actor,
+    chain: by.chain,
     action: 'token.create',
     resourceType: 'token',
     resourceId: id,
@@ -83,6 +88,7 @@ export async function revokeToken(
   actor: string,
   mayRevoke: (principal: string) => void,
   now: number,
+  chain?: readonly string[],
 ): Promise<RevokedToken> {
   const row = await tx.get<{ principal: string; revoked_at: number | null }>(
     `SELECT principal, revoked_at FROM tokens WHERE tenant = ? AND id = ? ${tx.lockRows}`,
@@ -95,6 +101,7 @@ export async function revokeToken(
   await appendAudit(tx, {
     tenant,
     actor,
+    chain,
     action: 'token.revoke',
     resourceType: 'token',
     resourceId: id,

@@ -139,7 +139,7 @@ export class GrantStore {
         credential: cred.name,
         ...shape,
         uses: 0,
-        onBehalfOf: parent?.onBehalfOf ?? who.principal,
+        onBehalfOf: parent?.onBehalfOf ?? who.onBehalfOf ?? who.principal,
         createdBy: who.principal,
         createdAt: at,
         revokedAt: null,

@@ -12,6 +12,8 @@ import { removal } from './memory.js';
 
 export const MEMORY_RETENTION: RetentionPart = {
   feature: 'memory',
+  // A record's first versions may have been written on another branch, before the swept ones were made.
+  olderThanBranches: true,
   async sweep(tx, scope, dryRun, dialect) {
     const { tenant } = scope;
     // The swept events are whole lines: their anchors are found by line (memory_anchors_by_line).

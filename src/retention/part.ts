@@ -29,6 +29,12 @@ export interface RetentionPart {
   /** The feature folder; its counts are reported under this name. */
   readonly feature: string;
   /**
+   * Its resources may be named by audit entries written before the swept
+   * branches were made (a memory record remembered elsewhere, then anchored
+   * on a swept branch): their payloads are looked for in the whole chain.
+   */
+  readonly olderThanBranches?: boolean;
+  /**
    * In the sweep's transaction: deletes what exists only for the swept
    * branches in this feature (with `dryRun`, counts the same rows and
    * deletes nothing). `resources` are the ids whose audit payloads go with

@@ -173,26 +173,30 @@ async function sweepSession(
     now,
   };
   const counts: Counts = {};
-  const resources = new Set<string>();
+  // Resources named only after the swept branches were made (their first entry on), and the others.
+  const recent = new Set<string>();
+  const older = new Set<string>();
   for (const part of RETENTION_PARTS) {
     const gone = await part.sweep(tx, scope, dryRun, ctx.engine.dialect);
     counts[part.feature] = gone.counts;
-    for (const id of gone.resources) resources.add(id);
+    for (const id of gone.resources) (part.olderThanBranches ? older : recent).add(id);
   }
   if (!dryRun) {
-    // Every entry about what went was written after the swept branches were made: the chain is read from there, once.
-    const payloads =
+    const erase = async (resources: Set<string>, fromSeq: number) =>
       resources.size === 0
         ? 0
-        : await erasePayloads(tx, {
+        : erasePayloads(tx, {
             tenant,
             resources,
-            fromSeq: scope.log.firstAuditSeq,
+            fromSeq,
             basis: `retention: abandoned branches of session ${session} past their time`,
             by: ctx.who.principal,
+            chain: actorChain(ctx.who),
             at: now,
             key: await tenantKey(tx, tenant, now, ctx.auditKey),
           });
+    // The chain is read from the swept branches' first entry on, and from its start only for what may be older.
+    const payloads = (await erase(recent, scope.log.firstAuditSeq)) + (await erase(older, 1));
     counts.audit = { payloads };
     await appendAudit(tx, {
       tenant,
