@@ -169,6 +169,23 @@ function retentionSuite(backend: 'sqlite' | 'postgres') {
     expect(await verified()).toMatchObject({ ok: true });
   });
 
+  it('reclaiming a branch keeps a record whose newer version another branch wrote', async () => {
+    const { session, branches } = await forked(2);
+    const [gone, stays] = branches.map((b) => b.branch) as [string, string];
+    const first = await fabric.remember({ scope: { session }, branch: gone, text: 'written on the first' });
+    await fabric.remember({
+      scope: { session },
+      branch: stays,
+      text: 'rewritten on the second',
+      supersedes: first.id,
+    });
+    const only = await fabric.remember({ scope: { session }, branch: gone, text: 'only the first saw this' });
+    await units.abandon(session, gone, 0);
+    await units.reclaim();
+    expect((await fabric.getMemory({ record: first.id })).text).toBe('rewritten on the second');
+    await expectCode(fabric.getMemory({ record: only.id }), 'NOT_FOUND');
+  });
+
   it('keeps what another branch still needs, and says why', async () => {
     const { session, branches } = await forked(7);
     const [attached, reached, published, named, deskForked, granted, alone] = branches.map(

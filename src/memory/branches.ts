@@ -11,7 +11,8 @@ import { visibility } from './visibility.js';
 /**
  * An abandoned branch's memory goes with it: every record of the session
  * seen on `branch` and on none of `keepFor` (the session's branches still in
- * use) is forgotten.
+ * use) is forgotten. A record is judged whole: one with a version seen on a
+ * branch that stays (a newer version written there) is kept.
  */
 export async function dropBranch(
   tx: SqlExecutor,
@@ -24,15 +25,23 @@ export async function dropBranch(
   const on = await visibility(tx, dialect, who, scope, [input.branch], 'r');
   // Seen on none of keepFor: not seen on the union of their paths (one joined list, however many branches).
   const kept = await visibility(tx, dialect, who, scope, input.keepFor, 'r');
-  const rows = await tx.all<{ id: string }>(
-    `SELECT DISTINCT r.id FROM memory_records r WHERE ${on.sql} AND NOT (${kept.sql})`,
-    [...on.params, ...kept.params],
+  const seenOn = await tx.all<{ id: string }>(`SELECT DISTINCT r.id FROM memory_records r WHERE ${on.sql}`, [
+    ...on.params,
+  ]);
+  const stays = new Set(
+    seenOn.length === 0
+      ? []
+      : (
+          await tx.all<{ id: string }>(`SELECT DISTINCT r.id FROM memory_records r WHERE ${kept.sql}`, [
+            ...kept.params,
+          ])
+        ).map((r) => r.id),
   );
   const answer = await removal(
     tx,
     dialect,
     who.tenant,
-    rows.map((r) => r.id),
+    seenOn.map((r) => r.id).filter((id) => !stays.has(id)),
     false,
   );
   if (answer.records.length > 0)
