@@ -175,7 +175,6 @@ export async function publish(ctx: OpContext, input: Publish): Promise<Artifact>
       await appendAudit(tx, {
         tenant: who.tenant,
         actor: who.principal,
-
         chain: actorChain(who),
         action: 'artifact.publish',
         resourceType: 'artifact',
@@ -370,7 +369,6 @@ export async function removeArtifact(ctx: OpContext, id: string): Promise<{ ok: 
     appendAudit(tx, {
       tenant: who.tenant,
       actor: who.principal,
-
       chain: actorChain(who),
       action: 'artifact.remove',
       resourceType: 'artifact',
@@ -417,7 +415,6 @@ export async function sweepArtifacts(
         await appendAudit(tx, {
           tenant: who.tenant,
           actor: who.principal,
-
           chain: actorChain(who),
           action: 'artifact.expire',
           resourceType: 'artifact',

@@ -56,7 +56,6 @@ export async function setQuota(ctx: OpContext, bytes: number) {
     await appendAudit(tx, {
       tenant: who.tenant,
       actor: who.principal,
-
       chain: actorChain(who),
       action: 'artifact.quota',
       resourceType: 'tenant',

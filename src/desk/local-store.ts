@@ -554,7 +554,6 @@ export class LocalDeskStore implements DeskStore {
       await appendAudit(tx, {
         tenant: this.tenant,
         actor: this.who.principal,
-
         chain: actorChain(this.who),
         action: 'desk.refused',
         resourceType: 'workspace',

@@ -162,7 +162,6 @@ export async function erase(
       await appendAudit(tx, {
         tenant,
         actor: who.principal,
-
         chain: actorChain(who),
         action: 'erasure.finish',
         resourceType: 'erasure',

@@ -176,7 +176,6 @@ async function recordRefMove(
   const auditSeq = await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
-
     chain: actorChain(who, branch.id),
     action: `branch.${op}`,
     resourceType: 'branch',
@@ -236,7 +235,6 @@ export async function createSession(
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
-
     chain: actorChain(who),
     action: 'session.create',
     resourceType: 'session',
@@ -414,7 +412,6 @@ export async function appendEvent(
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
-
     chain: actorChain(who, branch.id),
     action: 'event.append',
     resourceType: 'event',

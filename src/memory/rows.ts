@@ -90,7 +90,6 @@ export function audit(
   return appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
-
     chain: actorChain(who),
     action,
     resourceType: 'memory',

@@ -58,7 +58,6 @@ export async function setPolicy(
   await appendAudit(tx, {
     tenant: who.tenant,
     actor: who.principal,
-
     chain: actorChain(who),
     action: 'redaction.policy',
     resourceType: 'tenant',

@@ -201,7 +201,6 @@ async function sweepSession(
     await appendAudit(tx, {
       tenant,
       actor: ctx.who.principal,
-
       chain: actorChain(ctx.who),
       action: 'retention.sweep',
       resourceType: 'session',
