@@ -4,7 +4,8 @@
  * branch's events, checkpoint and snapshot, so a branch with an artifact is
  * kept until its artifacts are gone (docs/design/retention.md).
  */
-import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
+import type { SqlExecutor } from '../storage/engine.js';
+import { valuesWhereIn } from '../storage/rows-in.js';
 
 /** Of the session's `branches` (names), those some artifact was published from. */
 export async function branchesWithArtifacts(
@@ -13,15 +14,7 @@ export async function branchesWithArtifacts(
   session: string,
   branches: readonly string[],
 ): Promise<Set<string>> {
-  const found = new Set<string>();
-  await inBatches(branches, async (slice) => {
-    for (const r of await tx.all<{ branch: string }>(
-      `SELECT DISTINCT branch FROM artifacts WHERE tenant = ? AND session = ? AND branch IN (${placeholders(slice.length)})`,
-      [tenant, session, ...slice],
-    ))
-      found.add(r.branch);
-  });
-  return found;
+  return new Set(await valuesWhereIn(tx, 'artifacts', tenant, 'branch', branches, 'branch', { session }));
 }
 
 /**
@@ -36,20 +29,9 @@ export async function namedByArtifacts(
   ids: readonly string[],
 ): Promise<Set<string>> {
   const found = new Set<string>();
-  const columns = ['event', 'checkpoint', 'snapshot', 'step_event', 'source_event'];
-  await inBatches(ids, async (slice) => {
-    const marks = placeholders(slice.length);
-    for (const column of columns)
-      for (const r of await tx.all<{ v: string }>(
-        `SELECT DISTINCT ${column} AS v FROM artifacts WHERE tenant = ? AND ${column} IN (${marks})`,
-        [tenant, ...slice],
-      ))
-        found.add(r.v);
-    for (const r of await tx.all<{ v: string }>(
-      `SELECT DISTINCT ref AS v FROM artifact_inputs WHERE tenant = ? AND kind = 'snapshot' AND ref IN (${marks})`,
-      [tenant, ...slice],
-    ))
-      found.add(r.v);
-  });
+  for (const column of ['event', 'checkpoint', 'snapshot', 'step_event', 'source_event'])
+    for (const id of await valuesWhereIn(tx, 'artifacts', tenant, column, ids, column)) found.add(id);
+  const inputs = await valuesWhereIn(tx, 'artifact_inputs', tenant, 'ref', ids, 'ref', { kind: 'snapshot' });
+  for (const id of inputs) found.add(id);
   return found;
 }

@@ -21,7 +21,9 @@ async function sweepOrSay(
   try {
     return await sweep();
   } catch (error) {
-    if ((error as { code?: string }).code !== 'UNAVAILABLE') throw error;
+    const e = error as { code?: string; data?: { resource?: string } };
+    // Only the missing audit key (signing-key.ts): a closed store or a full disk still stops gc.
+    if (e.code !== 'UNAVAILABLE' || e.data?.resource !== 'audit key') throw error;
     return { skipped: (error as Error).message };
   }
 }

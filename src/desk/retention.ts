@@ -7,7 +7,7 @@
  * stays starts from one of their snapshots (`blockedBranches`).
  */
 import type { RetentionPart } from '../retention/part.js';
-import type { SqlExecutor } from '../storage/engine.js';
+import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
 import { removeWorkspaces, startingFrom } from './erase.js';
 import { lockDesk } from './rows.js';
 
@@ -55,15 +55,19 @@ export async function snapshotsOfBranches(
   branches: readonly string[],
 ): Promise<Map<string, string>> {
   const named = new Set(branches);
+  const branchOf = new Map(
+    (await workspacesOfSession(tx, tenant, session))
+      .filter((w) => named.has(w.branch))
+      .map((w) => [w.id, w.branch]),
+  );
   const found = new Map<string, string>();
-  for (const w of await workspacesOfSession(tx, tenant, session)) {
-    if (!named.has(w.branch)) continue;
-    for (const s of await tx.all<{ id: string }>(
-      'SELECT id FROM desk_snapshots WHERE tenant = ? AND workspace = ?',
-      [tenant, w.id],
+  await inBatches([...branchOf.keys()], async (slice) => {
+    for (const s of await tx.all<{ id: string; workspace: string }>(
+      `SELECT id, workspace FROM desk_snapshots WHERE tenant = ? AND workspace IN (${placeholders(slice.length)})`,
+      [tenant, ...slice],
     ))
-      found.set(s.id, w.branch);
-  }
+      found.set(s.id, branchOf.get(s.workspace) as string);
+  });
   return found;
 }
 

@@ -7,25 +7,7 @@
  */
 import type { RetentionPart } from '../retention/part.js';
 import { inBatches, placeholders, type SqlExecutor } from '../storage/engine.js';
-import { deleteWhereIn } from '../storage/rows-in.js';
-
-async function ofBranches(
-  tx: SqlExecutor,
-  table: string,
-  tenant: string,
-  session: string,
-  branches: readonly string[],
-): Promise<string[]> {
-  const ids: string[] = [];
-  await inBatches(branches, async (slice) => {
-    for (const r of await tx.all<{ id: string }>(
-      `SELECT id FROM ${table} WHERE tenant = ? AND session = ? AND branch IN (${placeholders(slice.length)})`,
-      [tenant, session, ...slice],
-    ))
-      ids.push(r.id);
-  });
-  return ids;
-}
+import { deleteWhereIn, valuesWhereIn } from '../storage/rows-in.js';
 
 /** Of the session's `branches` (names), those with a grant that a grant of another branch narrows. */
 export async function narrowedElsewhere(
@@ -51,9 +33,11 @@ export const KEYS_RETENTION: RetentionPart = {
   feature: 'keys',
   async sweep(tx, scope, dryRun) {
     const { tenant, session, swept } = scope;
-    const grants = await ofBranches(tx, 'key_grants', tenant, session, swept);
-    const handles = await ofBranches(tx, 'key_handles', tenant, session, swept);
-    const approvals = await ofBranches(tx, 'key_approvals', tenant, session, swept);
+    const ofBranches = (table: string) =>
+      valuesWhereIn(tx, table, tenant, 'branch', swept, 'id', { session });
+    const grants = await ofBranches('key_grants');
+    const handles = await ofBranches('key_handles');
+    const approvals = await ofBranches('key_approvals');
     const counts = {
       approvals: await deleteWhereIn(tx, 'key_approvals', tenant, 'id', approvals, dryRun),
       handles: await deleteWhereIn(tx, 'key_handles', tenant, 'id', handles, dryRun),

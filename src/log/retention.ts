@@ -154,15 +154,15 @@ export async function eventsOfBranches(
   lines: readonly SessionLine[],
 ): Promise<Map<string, string>> {
   const named = new Set(branches);
+  const ownerOf = new Map(lines.filter((l) => named.has(l.owner)).map((l) => [l.id, l.owner]));
   const found = new Map<string, string>();
-  for (const l of lines) {
-    if (!named.has(l.owner)) continue;
-    for (const r of await tx.all<{ id: string }>('SELECT id FROM events WHERE tenant = ? AND line = ?', [
-      tenant,
-      l.id,
-    ]))
-      found.set(r.id, l.owner);
-  }
+  await inBatches([...ownerOf.keys()], async (slice) => {
+    for (const r of await tx.all<{ id: string; line: string }>(
+      `SELECT id, line FROM events WHERE tenant = ? AND line IN (${placeholders(slice.length)})`,
+      [tenant, ...slice],
+    ))
+      found.set(r.id, ownerOf.get(r.line) as string);
+  });
   return found;
 }
 

@@ -12,17 +12,11 @@ import type { Dialect, SqlExecutor } from '../storage/engine.js';
 /** One session's branches that go, read once at the start of its transaction. */
 export interface BranchSweepScope {
   tenant: string;
-  /** Who sweeps: recorded in what the parts write (a grant's revocation). */
-  by: string;
   session: string;
   /** The swept branches' names. */
   swept: readonly string[];
-  /** The names of the session's branches that stay. */
-  kept: readonly string[];
   /** The log's rows that go: the swept branches' ids, every event they appended, their lines. */
   log: LogSweep;
-  /** When the sweep runs (ms since the epoch). */
-  now: number;
 }
 
 export interface RetentionPart {

@@ -163,15 +163,7 @@ async function sweepSession(
   const keptList = [...kept].map(([branch, reason]) => ({ session, branch, reason }));
   if (going.length === 0) return { branches: [], counts: {}, kept: keptList };
   const swept = going.map((b) => b.name);
-  const scope: BranchSweepScope = {
-    tenant,
-    by: ctx.who.principal,
-    session,
-    swept,
-    kept: branches.map((b) => b.name).filter((n) => !swept.includes(n)),
-    log: await logSweepOf(tx, tenant, going, lines),
-    now,
-  };
+  const scope: BranchSweepScope = { tenant, session, swept, log: await logSweepOf(tx, tenant, going, lines) };
   const counts: Counts = {};
   // Resources named only after the swept branches were made (their first entry on), and the others.
   const recent = new Set<string>();

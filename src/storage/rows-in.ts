@@ -2,9 +2,12 @@
  * Reading and deleting a tenant's rows by an IN list of any length (a slice
  * a statement): what each feature's erasure part does on its own tables.
  */
-import { inBatches, placeholders, type SqlExecutor } from './engine.js';
+import { inBatches, placeholders, type SqlExecutor, type SqlParam } from './engine.js';
 
-/** The distinct `pick` values of the tenant's rows of `table` whose `column` is one of `values`. */
+/**
+ * The distinct `pick` values of the tenant's rows of `table` whose `column`
+ * is one of `values` (and, given `also`, whose columns equal those values).
+ */
 export async function valuesWhereIn(
   tx: SqlExecutor,
   table: string,
@@ -12,12 +15,16 @@ export async function valuesWhereIn(
   column: string,
   values: readonly string[],
   pick = 'id',
+  also: Readonly<Record<string, SqlParam>> = {},
 ): Promise<string[]> {
   const found = new Set<string>();
+  const equal = Object.keys(also)
+    .map((c) => ` AND ${c} = ?`)
+    .join('');
   await inBatches(values, async (slice) => {
     for (const r of await tx.all<{ v: string }>(
-      `SELECT DISTINCT ${pick} AS v FROM ${table} WHERE tenant = ? AND ${column} IN (${placeholders(slice.length)})`,
-      [tenant, ...slice],
+      `SELECT DISTINCT ${pick} AS v FROM ${table} WHERE tenant = ?${equal} AND ${column} IN (${placeholders(slice.length)})`,
+      [tenant, ...Object.values(also), ...slice],
     ))
       found.add(r.v);
   });

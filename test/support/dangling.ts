@@ -6,98 +6,52 @@
  */
 import type { Engine } from '../../src/storage/engine.js';
 
+/**
+ * `what`: rows of `table` whose `column` (when not '') names no row of
+ * `target` by `key` (with `match`, more columns that must agree, as
+ * `column = target column`).
+ */
+function pointer(
+  what: string,
+  table: string,
+  column: string,
+  target: string,
+  key = 'id',
+  match: readonly [string, string][] = [],
+  ref = 'id',
+): [string, string] {
+  const agree = match.map(([mine, theirs]) => ` AND t.${theirs} = x.${mine}`).join('');
+  return [
+    what,
+    `SELECT x.${ref} AS ref FROM ${table} x WHERE x.tenant = ? AND x.${column} <> ''
+     AND NOT EXISTS (SELECT 1 FROM ${target} t WHERE t.tenant = x.tenant AND t.${key} = x.${column}${agree})`,
+  ];
+}
+
 const CHECKS: readonly [what: string, sql: string][] = [
-  [
-    'branch head names no event',
-    `SELECT b.id AS ref FROM branches b WHERE b.tenant = ? AND b.head <> ''
-     AND NOT EXISTS (SELECT 1 FROM events e WHERE e.tenant = b.tenant AND e.id = b.head)`,
-  ],
-  [
-    'branch head line names no line',
-    `SELECT b.id AS ref FROM branches b WHERE b.tenant = ? AND b.head_line <> ''
-     AND NOT EXISTS (SELECT 1 FROM lines l WHERE l.tenant = b.tenant AND l.id = b.head_line)`,
-  ],
-  [
-    'branch of no session',
-    `SELECT b.id AS ref FROM branches b WHERE b.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.tenant = b.tenant AND s.id = b.session)`,
-  ],
-  [
-    'line based on no line',
-    `SELECT l.id AS ref FROM lines l WHERE l.tenant = ? AND l.base_line <> ''
-     AND NOT EXISTS (SELECT 1 FROM lines b WHERE b.tenant = l.tenant AND b.id = l.base_line)`,
-  ],
-  [
-    'event on no line',
-    `SELECT e.id AS ref FROM events e WHERE e.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM lines l WHERE l.tenant = e.tenant AND l.id = e.line)`,
-  ],
-  [
-    'event whose parent is gone',
-    `SELECT e.id AS ref FROM events e WHERE e.tenant = ? AND e.parent <> ''
-     AND NOT EXISTS (SELECT 1 FROM events p WHERE p.tenant = e.tenant AND p.id = e.parent)`,
-  ],
-  [
-    'ref log of no branch',
-    `SELECT r.branch AS ref FROM ref_log r WHERE r.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM branches b WHERE b.tenant = r.tenant AND b.id = r.branch)`,
-  ],
-  [
-    'memory anchor at no event',
-    `SELECT a.id AS ref FROM memory_anchors a WHERE a.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM events e WHERE e.tenant = a.tenant AND e.id = a.event)`,
-  ],
-  [
-    'workspace of no branch',
-    `SELECT w.id AS ref FROM desk_workspaces w WHERE w.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM branches b WHERE b.tenant = w.tenant AND b.session = w.session AND b.name = w.branch)`,
-  ],
-  [
-    'workspace at no snapshot',
-    `SELECT w.id AS ref FROM desk_workspaces w WHERE w.tenant = ?
-     AND ((w.head_snapshot <> '' AND NOT EXISTS (SELECT 1 FROM desk_snapshots s WHERE s.tenant = w.tenant AND s.id = w.head_snapshot))
-       OR (w.base_snapshot <> '' AND NOT EXISTS (SELECT 1 FROM desk_snapshots s WHERE s.tenant = w.tenant AND s.id = w.base_snapshot)))`,
-  ],
-  [
-    'snapshot of no workspace',
-    `SELECT s.id AS ref FROM desk_snapshots s WHERE s.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM desk_workspaces w WHERE w.tenant = s.tenant AND w.id = s.workspace)`,
-  ],
-  [
-    'snapshot whose event is gone',
-    `SELECT s.id AS ref FROM desk_snapshots s WHERE s.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM events e WHERE e.tenant = s.tenant AND e.id = s.event)`,
-  ],
-  [
-    'grant of no branch',
-    `SELECT g.id AS ref FROM key_grants g WHERE g.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM branches b WHERE b.tenant = g.tenant AND b.session = g.session AND b.name = g.branch)`,
-  ],
-  [
-    'grant narrowing no grant',
-    `SELECT g.id AS ref FROM key_grants g WHERE g.tenant = ? AND g.parent <> ''
-     AND NOT EXISTS (SELECT 1 FROM key_grants p WHERE p.tenant = g.tenant AND p.id = g.parent)`,
-  ],
-  [
-    'snapshot whose parent is gone',
-    `SELECT s.id AS ref FROM desk_snapshots s WHERE s.tenant = ? AND s.parent <> ''
-     AND NOT EXISTS (SELECT 1 FROM desk_snapshots p WHERE p.tenant = s.tenant AND p.id = s.parent)`,
-  ],
-  [
-    'approval under no grant',
-    `SELECT a.id AS ref FROM key_approvals a WHERE a.tenant = ?
-     AND NOT EXISTS (SELECT 1 FROM key_grants g WHERE g.tenant = a.tenant AND g.id = a.grant_id)`,
-  ],
-  ...['event', 'checkpoint', 'step_event', 'source_event'].map((column): [string, string] => [
-    `artifact whose ${column} is gone`,
-    `SELECT a.id AS ref FROM artifacts a WHERE a.tenant = ? AND a.${column} <> ''
-       AND NOT EXISTS (SELECT 1 FROM events e WHERE e.tenant = a.tenant AND e.id = a.${column})`,
+  pointer('branch head names no event', 'branches', 'head', 'events'),
+  pointer('branch head line names no line', 'branches', 'head_line', 'lines'),
+  pointer('branch of no session', 'branches', 'session', 'sessions'),
+  pointer('line based on no line', 'lines', 'base_line', 'lines'),
+  pointer('event on no line', 'events', 'line', 'lines'),
+  pointer('event whose parent is gone', 'events', 'parent', 'events'),
+  pointer('ref log of no branch', 'ref_log', 'branch', 'branches', 'id', [], 'branch'),
+  pointer('memory anchor at no event', 'memory_anchors', 'event', 'events'),
+  pointer('workspace of no branch', 'desk_workspaces', 'branch', 'branches', 'name', [
+    ['session', 'session'],
   ]),
-  [
-    'artifact whose snapshot is gone',
-    `SELECT a.id AS ref FROM artifacts a WHERE a.tenant = ? AND a.snapshot <> ''
-     AND NOT EXISTS (SELECT 1 FROM desk_snapshots s WHERE s.tenant = a.tenant AND s.id = a.snapshot)`,
-  ],
+  pointer('workspace at no head snapshot', 'desk_workspaces', 'head_snapshot', 'desk_snapshots'),
+  pointer('workspace at no base snapshot', 'desk_workspaces', 'base_snapshot', 'desk_snapshots'),
+  pointer('snapshot of no workspace', 'desk_snapshots', 'workspace', 'desk_workspaces'),
+  pointer('snapshot whose event is gone', 'desk_snapshots', 'event', 'events'),
+  pointer('snapshot whose parent is gone', 'desk_snapshots', 'parent', 'desk_snapshots'),
+  pointer('grant of no branch', 'key_grants', 'branch', 'branches', 'name', [['session', 'session']]),
+  pointer('grant narrowing no grant', 'key_grants', 'parent', 'key_grants'),
+  pointer('approval under no grant', 'key_approvals', 'grant_id', 'key_grants'),
+  ...['event', 'checkpoint', 'step_event', 'source_event'].map((column) =>
+    pointer(`artifact whose ${column} is gone`, 'artifacts', column, 'events'),
+  ),
+  pointer('artifact whose snapshot is gone', 'artifacts', 'snapshot', 'desk_snapshots'),
   [
     'artifact input snapshot is gone',
     `SELECT i.artifact AS ref FROM artifact_inputs i WHERE i.tenant = ? AND i.kind = 'snapshot'
