@@ -1,5 +1,5 @@
 // Target 1 (issue #2): a durable single append's p50 is at most 1.2× a raw
-// fdatasync'd append of the same size on the same disk.
+// fdatasync'd append of the same size on the same disk; issue 22 asks ≤ 1.5×.
 //
 // Baseline: a file in the store's folder; each step appends one buffer the
 // size of a serialized event and calls fdatasync. Ours: one appender awaiting
@@ -76,8 +76,8 @@ try {
     ours: o.p50,
     baseline: r.p50,
     baselineLabel: 'raw fdatasync append',
-    target: '≤ 1.2× baseline',
-    pass: o.p50 <= 1.2 * r.p50,
+    target: '≤ 1.5× baseline (issue 22; issue 2 asked ≤ 1.2×)',
+    pass: o.p50 <= 1.5 * r.p50,
   });
   report({
     metric: 'durable append p99',

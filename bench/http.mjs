@@ -132,6 +132,15 @@ try {
     pass: ours.rate >= TARGET_RATE && ours.errors === 0,
   });
   report({
+    metric: `HTTP appends, ${CLIENTS} clients, against plain node:http`,
+    unit: '/s',
+    ours: ours.rate,
+    baseline: base.rate,
+    baselineLabel: 'plain node:http POST',
+    target: '≥ 0.5× baseline (issue 22)',
+    pass: ours.rate >= 0.5 * base.rate && ours.errors === 0,
+  });
+  report({
     metric: `HTTP append p99, ${CLIENTS} clients`,
     unit: 'ms',
     ours: ours.p99,

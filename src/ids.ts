@@ -21,9 +21,13 @@ function pooledRandom(size: number): Uint8Array {
   return out;
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 /** `bytes` random bytes as lowercase hex (salts). */
 export function randomHex(bytes: number): string {
-  return Array.from(pooledRandom(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+  let out = '';
+  for (const b of pooledRandom(bytes)) out += HEX[b];
+  return out;
 }
 
 function encodeTime(ms: number): string {

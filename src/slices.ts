@@ -30,13 +30,14 @@ export async function inSlices<T>(
 let turnStarted: number | undefined;
 
 /**
- * Yields to the event loop once the work that calls it has held the loop for
- * `sliceMs` since the loop last turned (measured from the first call in this
- * turn, whoever made it). For work that is a sequence of synchronous steps
- * with no batch to hand to inSlices: the SQLite engine calls it before each
- * statement, so one large transaction is served in turns.
+ * Whether the work that calls it has held the event loop for `sliceMs` since
+ * the loop last turned (measured from the first call in this turn, whoever
+ * made it): then it should yield (`await nextTurn()`). For work that is a
+ * sequence of synchronous steps with no batch to hand to inSlices: the SQLite
+ * engine asks before each statement, so one large transaction is served in
+ * turns. A plain boolean, so a statement that need not yield pays no `await`.
  */
-export async function yieldIfDue(sliceMs = SLICE_MS): Promise<void> {
+export function sliceDue(sliceMs = SLICE_MS): boolean {
   const now = performance.now();
   if (turnStarted === undefined) {
     turnStarted = now;
@@ -45,5 +46,7 @@ export async function yieldIfDue(sliceMs = SLICE_MS): Promise<void> {
       turnStarted = undefined;
     });
   }
-  if (now - turnStarted >= sliceMs) await nextTurn();
+  return now - turnStarted >= sliceMs;
 }
+
+export { nextTurn };

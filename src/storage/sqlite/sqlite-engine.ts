@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { type CairnError, corrupt, unavailable } from '../../errors.js';
-import { yieldIfDue } from '../../slices.js';
+import { nextTurn, sliceDue } from '../../slices.js';
 import {
   type Engine,
   type EngineCapabilities,
@@ -120,7 +120,7 @@ const TRANSACTION_MS = 50;
 /**
  * Statements of a connection. better-sqlite3 is synchronous, so each waits
  * for the event loop's next turn once statements have held it for a slice
- * (yieldIfDue): one large transaction (a memory batch) is served in turns,
+ * (sliceDue): one large transaction (a memory batch) is served in turns,
  * and `/healthz` and other tenants are answered between them. Safe inside a
  * write transaction: only the flush loop, which is the one waiting, uses the
  * writer connection; reads use the reader, which sees committed data only.
@@ -129,15 +129,15 @@ function executor(cache: StatementCache, dir: string): SqlExecutor {
   return {
     lockRows: '',
     async all<R>(sql: string, params: readonly SqlParam[] = []) {
-      await yieldIfDue();
+      if (sliceDue()) await nextTurn();
       return guarded(dir, () => cache.get(sql).all(...params) as R[]);
     },
     async get<R>(sql: string, params: readonly SqlParam[] = []) {
-      await yieldIfDue();
+      if (sliceDue()) await nextTurn();
       return guarded(dir, () => cache.get(sql).get(...params) as R | undefined);
     },
     async run(sql: string, params: readonly SqlParam[] = []) {
-      await yieldIfDue();
+      if (sliceDue()) await nextTurn();
       return guarded(dir, () => cache.get(sql).run(...params).changes);
     },
   };
@@ -159,6 +159,11 @@ export class SqliteEngine implements Engine {
   private readonly writer: Database.Database;
   private readonly reader: Database.Database;
   private readonly writerTx: SqlExecutor;
+  /** The group commit's own statements, prepared once (exec parses them on every call). */
+  private readonly control: Record<
+    'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit',
+    Database.Statement
+  >;
   private readonly readerTx: SqlExecutor;
   private readonly maxBatch: number;
   private readonly walSync: WalSync;
@@ -195,6 +200,13 @@ export class SqliteEngine implements Engine {
     const vectors = withVectors(this.writer) && withVectors(this.reader);
     this.capabilities = { groupCommit: true, rowLevelSecurity: false, vectors };
     this.writerTx = executor(new StatementCache(this.writer), options.dir);
+    this.control = {
+      begin: this.writer.prepare('BEGIN IMMEDIATE'),
+      savepoint: this.writer.prepare('SAVEPOINT job'),
+      release: this.writer.prepare('RELEASE job'),
+      rollbackTo: this.writer.prepare('ROLLBACK TO job'),
+      commit: this.writer.prepare('COMMIT'),
+    };
     this.walSync = new WalSync(`${this.path}-wal`);
     this.readerTx = executor(new StatementCache(this.reader), options.dir);
   }
@@ -308,7 +320,7 @@ export class SqliteEngine implements Engine {
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown; retry: boolean }> =
         [];
       try {
-        this.writer.exec('BEGIN IMMEDIATE');
+        this.control.begin.run();
       } catch (error) {
         for (const job of batch) job.reject(busy(error));
         continue;
@@ -321,19 +333,19 @@ export class SqliteEngine implements Engine {
           this.queue.unshift(...batch.splice(i));
           break;
         }
-        this.writer.exec('SAVEPOINT job');
+        this.control.savepoint.run();
         try {
           const value = await job.fn(this.writerTx);
-          this.writer.exec('RELEASE job');
+          this.control.release.run();
           outcomes.push({ ok: true, value });
         } catch (error) {
-          this.writer.exec('ROLLBACK TO job');
-          this.writer.exec('RELEASE job');
+          this.control.rollbackTo.run();
+          this.control.release.run();
           outcomes.push({ ok: false, error, retry: error instanceof RetryTransaction });
         }
       }
       try {
-        this.writer.exec('COMMIT');
+        this.control.commit.run();
       } catch (error) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         for (const job of batch) job.reject(busy(error));
