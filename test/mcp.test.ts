@@ -361,6 +361,34 @@ describe('MCP over streamable HTTP: /mcp on a server', () => {
     expect((await call(b, 'branch_list', { session: session.id })).structuredContent?.items).toHaveLength(1);
   });
 
+  it('ends an open session whose token is revoked: its next call is refused, before any tool runs', async () => {
+    const admin = { authorization: `Bearer ${tokens.a}`, 'content-type': 'application/json' };
+    const minted = (await (
+      await fetch(`${server.url}/v1/tokens`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ kind: 'agent', name: 'mcp-revoked', role: 'member' }),
+      })
+    ).json()) as { id: string; token: string };
+    const { client } = await connectAs(minted.token);
+    const made = await call(client, 'session_create', { title: 'before the revocation' });
+    expect(made.isError).toBeFalsy();
+    const revoked = await fetch(`${server.url}/v1/tokens/${minted.id}/revoke`, {
+      method: 'POST',
+      headers: admin,
+    });
+    expect(revoked.status).toBe(200);
+    // The same session, the same transport: the server checks the token again on this request.
+    await expect(call(client, 'session_create', { title: 'after the revocation' })).rejects.toThrow(
+      /UNAUTHENTICATED/,
+    );
+    const sessions = (await (
+      await fetch(`${server.url}/v1/sessions?limit=100`, { headers: admin })
+    ).json()) as { sessions: Array<{ title: string }> };
+    expect(sessions.sessions.map((s) => s.title)).toContain('before the revocation');
+    expect(sessions.sessions.map((s) => s.title)).not.toContain('after the revocation');
+  });
+
   it('lists no unit tool on a server, and answers one asked for with where it runs', async () => {
     const { client } = await connectAs(tokens.a);
     const names = (await client.listTools()).tools.map((t) => t.name);
