@@ -100,7 +100,7 @@ describePostgres('PostgresEngine: opening and format version', () => {
   });
 
   it('migrates a fresh database to the current format version, and reopens idempotently', async () => {
-    expect(CURRENT_FORMAT_VERSION).toBe(12);
+    expect(CURRENT_FORMAT_VERSION).toBe(13);
     const db = await fresh();
     const engine = await PostgresEngine.open({ connectionString: db.url });
     expect(engine.dialect).toBe('postgres');

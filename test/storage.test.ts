@@ -157,9 +157,44 @@ describe('SQLite store format', () => {
         DROP TABLE memory_recall; DROP TABLE memory_tenants; DROP INDEX memory_anchors_by_line;
         CREATE INDEX memory_records_recall ON memory_records (tenant, n, latest, trust, kind, scope_user, scope_agent, scope_project, scope_session, recorded_at, id, version);
         UPDATE cairn_meta SET value = '6' WHERE key = 'format_version';`);
+      // Format 1's layout of the entries and branches: WITHOUT ROWID (format 13 made them rowid tables).
+      for (const table of ['audit_entries', 'branches']) {
+        const { sql } = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as {
+          sql: string;
+        };
+        db.exec(`${sql.replace(/^CREATE TABLE "?\w+"?/, `CREATE TABLE ${table}_old`)} WITHOUT ROWID;
+          INSERT INTO ${table}_old SELECT * FROM ${table}; DROP TABLE ${table};
+          ALTER TABLE ${table}_old RENAME TO ${table};`);
+      }
+      const rowsBefore = (table: string, order: string) =>
+        JSON.stringify(db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all());
+      const before = [rowsBefore('audit_entries', 'tenant, seq'), rowsBefore('branches', 'tenant, id')];
+      expect(before[0]!.length).toBeGreaterThan(1000);
       db.close();
       const reopened = await Store.openDir(dir);
       try {
+        const check = new Database(join(dir, 'cairn.db'), { readonly: true });
+        try {
+          for (const table of ['audit_entries', 'branches']) {
+            const { sql } = check.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as {
+              sql: string;
+            };
+            expect(sql, table).not.toContain('WITHOUT ROWID');
+          }
+          const after = ['audit_entries ORDER BY tenant, seq', 'branches ORDER BY tenant, id'].map((q) =>
+            JSON.stringify(check.prepare(`SELECT * FROM ${q}`).all()),
+          );
+          // The chain column came back empty (format 12), as the entries were before it: the same rows.
+          expect(after).toEqual(
+            before.map((rows, i) => (i === 0 ? rows.replace(/}/g, ',"chain":""}') : rows)),
+          );
+        } finally {
+          check.close();
+        }
+        expect((await reopened.verifyTenants(await reopened.listTenants())).map((r) => r.ok)).toEqual([
+          true,
+          true,
+        ]);
         const recall = async (t: (typeof tenants)[number], user: string) =>
           (
             await reopened

@@ -1,12 +1,18 @@
 /** The audit chain's tables (format 1): entries, their salted payloads, and each tenant's chain head (docs/design/audit-chain.md). */
 
 import type { Dialect } from '../storage/engine.js';
-import { type FeatureTables, rowLevelSecurityOf, TYPES } from '../storage/table-sql.js';
+import {
+  asRowidTable,
+  type FeatureTables,
+  NOTHING_ON_POSTGRES,
+  rowLevelSecurityOf,
+  TYPES,
+} from '../storage/table-sql.js';
 
-function auditTables(d: Dialect): string {
+/** An entry's columns as format 1 made them; format 12 added `chain` after them. */
+function entryColumns(d: Dialect): string {
   const t = TYPES[d];
   return `
-CREATE TABLE audit_entries (
   tenant TEXT NOT NULL,
   seq ${t.bigint} NOT NULL,
   at ${t.bigint} NOT NULL,
@@ -16,7 +22,13 @@ CREATE TABLE audit_entries (
   resource_id TEXT NOT NULL,
   commitment TEXT NOT NULL,
   prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL,
+  hash TEXT NOT NULL,`;
+}
+
+function auditTables(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE audit_entries (${entryColumns(d)}
   PRIMARY KEY (tenant, seq)
 )${t.clustered};
 CREATE TABLE audit_payloads (
@@ -72,6 +84,15 @@ export const AUDIT_TREE_TABLES = ['audit_trees', 'audit_tiles', 'audit_checkpoin
 /** Format 12: an entry's actor chain, the JSON list person → agent → branch ('' for the actor alone, as before). */
 const ENTRY_CHAIN = "ALTER TABLE audit_entries ADD COLUMN chain TEXT NOT NULL DEFAULT '';";
 
+/** Format 13 (SQLite): an entry (three hashes and its ids, ≈ 330 bytes) overflowed a WITHOUT ROWID page. */
+const ENTRIES_WITH_ROWID = asRowidTable(
+  'audit_entries',
+  `${entryColumns('sqlite')}
+  chain TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (tenant, seq)
+`,
+);
+
 export const AUDIT_TABLES: FeatureTables = {
   folder: 'audit',
   tables: [...AUDIT_OWN, ...AUDIT_TREE_TABLES],
@@ -96,6 +117,12 @@ ${rowLevelSecurityOf(AUDIT_TREE_TABLES)}`,
       name: 'audit: the actor chain of an entry (person, agent, branch)',
       sqlite: ENTRY_CHAIN,
       postgres: ENTRY_CHAIN,
+    },
+    {
+      version: 13,
+      name: 'audit: entries in a rowid table (SQLite), no overflow page per entry',
+      sqlite: ENTRIES_WITH_ROWID,
+      postgres: NOTHING_ON_POSTGRES,
     },
   ],
 };

@@ -1,21 +1,17 @@
 /** The session log's tables (format 1): sessions, branches, lines of events, events, and each branch's ref log. */
 
 import type { Dialect } from '../storage/engine.js';
-import { type FeatureTables, rowLevelSecurityOf, TYPES } from '../storage/table-sql.js';
+import {
+  asRowidTable,
+  type FeatureTables,
+  NOTHING_ON_POSTGRES,
+  rowLevelSecurityOf,
+  TYPES,
+} from '../storage/table-sql.js';
 
-function logTables(d: Dialect): string {
+function branchColumns(d: Dialect): string {
   const t = TYPES[d];
   return `
-CREATE TABLE sessions (
-  tenant TEXT NOT NULL,
-  id TEXT NOT NULL,
-  owner TEXT NOT NULL,
-  title TEXT NOT NULL,
-  meta TEXT NOT NULL,
-  created_at ${t.bigint} NOT NULL,
-  PRIMARY KEY (tenant, id)
-)${t.clustered};
-CREATE TABLE branches (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
   session TEXT NOT NULL,
@@ -30,7 +26,22 @@ CREATE TABLE branches (
   updated_at ${t.bigint} NOT NULL,
   PRIMARY KEY (tenant, id),
   UNIQUE (tenant, session, name)
+`;
+}
+
+function logTables(d: Dialect): string {
+  const t = TYPES[d];
+  return `
+CREATE TABLE sessions (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  title TEXT NOT NULL,
+  meta TEXT NOT NULL,
+  created_at ${t.bigint} NOT NULL,
+  PRIMARY KEY (tenant, id)
 )${t.clustered};
+CREATE TABLE branches (${branchColumns(d)})${t.clustered};
 CREATE TABLE lines (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -97,6 +108,13 @@ ${rowLevelSecurityOf(LOG_OWN)}`,
       name: "the log: a session's lines by index (the branch sweep reads them)",
       sqlite: LINES_BY_SESSION,
       postgres: LINES_BY_SESSION,
+    },
+    {
+      version: 13,
+      // A branch row (≈ 290 bytes of ids) overflowed a WITHOUT ROWID page: each head move wrote two pages.
+      name: 'the log: branches in a rowid table (SQLite), no overflow page per head move',
+      sqlite: asRowidTable('branches', branchColumns('sqlite')),
+      postgres: NOTHING_ON_POSTGRES,
     },
   ],
 };

@@ -13,6 +13,26 @@ export const TYPES: Record<Dialect, { bytes: string; bigint: string; clustered: 
   postgres: { bytes: 'BYTEA', bigint: 'BIGINT', clustered: '' },
 };
 
+/**
+ * SQLite: `table` rebuilt as a rowid table, its rows kept — `definition` is
+ * its column list and keys, the same columns in the same order. With the
+ * store's 1 KiB pages a WITHOUT ROWID row longer than about 230 bytes spills
+ * into an overflow page, so every insert or update of such a row writes (and
+ * syncs) one page more; a rowid table keeps a row of up to about 1,000 bytes
+ * in its leaf, and its keys in small index b-trees. PostgreSQL has nothing
+ * to rebuild: {@link NOTHING_ON_POSTGRES}.
+ */
+export function asRowidTable(table: string, definition: string): string {
+  return `
+CREATE TABLE ${table}_rowid (${definition});
+INSERT INTO ${table}_rowid SELECT * FROM ${table};
+DROP TABLE ${table};
+ALTER TABLE ${table}_rowid RENAME TO ${table};`;
+}
+
+/** A migration's PostgreSQL side when only SQLite's layout changes. */
+export const NOTHING_ON_POSTGRES = 'SELECT 1;';
+
 /** PostgreSQL: only rows of the transaction's tenant (`cairn.tenant`) are seen or written. */
 export function rowLevelSecurity(table: string, column = 'tenant'): string {
   return `
