@@ -210,6 +210,53 @@ describe('the audit log as a Merkle tree (RFC 9162), checked by a verifier of it
     expect(verifyInclusion(leaf, 77, 201, path, sha(root))).toBe(false);
   });
 
+  it('a proof at a signed size is also a C2SP tlog-proof that verifies alone: entry, path and signed checkpoint', async () => {
+    const key = await fabric.auditKey({});
+    /** A tlog-proof, read as https://c2sp.org/tlog-proof says: true when the entry it carries is in the signed tree. */
+    const verifyTlogProof = (text: string): boolean => {
+      const lines = text.split('\n');
+      if (lines[0] !== 'c2sp.org/tlog-proof@v1') return false;
+      let at = 1;
+      const extra = /^extra (\S+)$/.exec(lines[at] as string);
+      if (!extra) return false; // ours always carries the entry
+      at++;
+      const index = /^index (0|[1-9]\d*)$/.exec(lines[at] as string);
+      if (!index) return false;
+      at++;
+      const path: Buffer[] = [];
+      while (lines[at] !== '') path.push(Buffer.from(lines[at++] as string, 'base64'));
+      const opened = openNote(lines.slice(at + 1).join('\n'), key.verifierKey);
+      if (!opened) return false;
+      const leaf = sha(LEAF, Buffer.from(extra[1] as string, 'base64'));
+      return verifyInclusion(leaf, Number(index[1]), opened.size, path, opened.root);
+    };
+    const proof = await fabric.auditProof({ entry: 123 });
+    expect(proof.size).toBe(size);
+    const text = proof.tlogProof as string;
+    expect(verifyTlogProof(text)).toBe(true);
+    expect(text).toContain(`\nindex 123\n`);
+    expect(text.endsWith((await fabric.auditCheckpoint({})).note)).toBe(true);
+    // A changed entry, index, path hash, tree size or signature fails.
+    const lines = text.split('\n');
+    const altered = (i: number, to: string) => lines.map((l, j) => (j === i ? to : l)).join('\n');
+    const entry = Buffer.from((lines[1] as string).slice('extra '.length), 'base64').toString();
+    expect(
+      verifyTlogProof(
+        altered(1, `extra ${Buffer.from(entry.replace('"index":123', '"index":124')).toString('base64')}`),
+      ),
+    ).toBe(false);
+    expect(verifyTlogProof(altered(2, 'index 124'))).toBe(false);
+    expect(verifyTlogProof(altered(3, sha(Buffer.from(lines[3] as string)).toString('base64')))).toBe(false);
+    const sizeLine = lines.indexOf(String(size));
+    expect(verifyTlogProof(altered(sizeLine, String(size - 1)))).toBe(false);
+    const sigLine = lines.findIndex((l) => l.startsWith('— '));
+    const sig = Buffer.from((lines[sigLine] as string).split(' ')[2] as string, 'base64');
+    sig[7] = (sig[7] as number) ^ 1;
+    expect(verifyTlogProof(altered(sigLine, `— ${key.name} ${sig.toString('base64')}`))).toBe(false);
+    // At a size no checkpoint was signed at there is no signed tree to carry: the JSON proof only.
+    expect((await fabric.auditProof({ entry: 3, size: 10 })).tlogProof).toBeNull();
+  });
+
   it('every pair of tree sizes up to 64, and pairs across 300, prove consistency', async () => {
     const pairs: [number, number][] = [];
     for (let to = 1; to <= 64; to++) for (let from = 1; from <= to; from++) pairs.push([from, to]);

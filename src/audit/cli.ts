@@ -30,6 +30,14 @@ export const AUDIT_COMMANDS: FabricCommand[] = [
     `entry: ${p.entry}`,
     `audit path (leaf to root, ${p.path.length} hashes):`,
     ...path(p.path),
+    ...(p.tlogProof
+      ? [
+          '',
+          'as a C2SP tlog-proof (save it as a .tlog-proof file):',
+          '',
+          ...p.tlogProof.trimEnd().split('\n'),
+        ]
+      : []),
   ]),
   operationCommand(AUDIT_CONTRACT.auditConsistency, (p: Consistency) => [
     `tree ${p.from} (root ${p.fromRoot}) is a prefix of tree ${p.to} (root ${p.toRoot})`,

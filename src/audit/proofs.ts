@@ -4,17 +4,42 @@ import type { SqlExecutor } from '../storage/engine.js';
 import { consistencyPath, inclusionPath, rootAt } from './merkle.js';
 import { LEAF_COLUMNS, type LeafFields, latestCheckpoint, leafEntry, Tiles, treeSize } from './tree.js';
 
+/** The signed checkpoint of a tree of `size` entries, if one was signed at that size. */
+function signedAt(tx: SqlExecutor, tenant: string, size: number) {
+  return tx.get<{ root: string; note: string }>(
+    'SELECT root, note FROM audit_checkpoints WHERE tenant = ? AND size = ?',
+    [tenant, size],
+  );
+}
+
 /**
  * The root of the tree of `size` entries: a signed checkpoint's, stored, when
  * one is of that size (`audit verify` holds it to the tiles); else hashed up
  * from the tiles.
  */
 async function rootOf(tx: SqlExecutor, tiles: Tiles, tenant: string, size: number): Promise<string> {
-  const signed = await tx.get<{ root: string }>(
-    'SELECT root FROM audit_checkpoints WHERE tenant = ? AND size = ?',
-    [tenant, size],
-  );
-  return signed?.root ?? (await rootAt(tiles, size)).toString('hex');
+  return (await signedAt(tx, tenant, size))?.root ?? (await rootAt(tiles, size)).toString('hex');
+}
+
+/** The first line of a C2SP tlog-proof (https://c2sp.org/tlog-proof). */
+export const TLOG_PROOF_HEADER = 'c2sp.org/tlog-proof@v1';
+
+/**
+ * An inclusion proof as a C2SP tlog-proof: the header; `extra`, the entry's
+ * bytes in base64 (what a verifier hashes into the leaf — unauthenticated
+ * until the proof checks out); the zero-based index; the audit path, one
+ * base64 hash a line, leaf to root; an empty line; the signed checkpoint
+ * verbatim.
+ */
+export function tlogProofText(entry: string, index: number, path: readonly Buffer[], note: string): string {
+  return [
+    TLOG_PROOF_HEADER,
+    `extra ${Buffer.from(entry, 'utf8').toString('base64')}`,
+    `index ${index}`,
+    ...path.map((h) => h.toString('base64')),
+    '',
+    note,
+  ].join('\n');
 }
 
 /** `size`, or the latest checkpoint's, checked against what the tree holds. */
@@ -51,13 +76,16 @@ export async function inclusionProof(tx: SqlExecutor, tenant: string, index: num
   const tiles = new Tiles(tx, tenant);
   const leaf = await tiles.node(0, index);
   const entry = leafEntry(row);
+  const path = await inclusionPath(tiles, index, n);
+  const signed = await signedAt(tx, tenant, n);
   return {
     index,
     size: n,
     entry,
     leafHash: leaf.toString('hex'),
-    root: await rootOf(tx, tiles, tenant, n),
-    path: hex(await inclusionPath(tiles, index, n)),
+    root: signed?.root ?? (await rootAt(tiles, n)).toString('hex'),
+    path: hex(path),
+    tlogProof: signed ? tlogProofText(entry, index, path, signed.note) : null,
   };
 }
 

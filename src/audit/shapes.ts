@@ -38,6 +38,12 @@ export const InclusionProof = z.object({
   leafHash: Hash,
   root: Hash.describe('the root of the tree of `size` entries'),
   path: z.array(Hash).describe('the audit path, leaf to root (RFC 9162 §2.1.3)'),
+  tlogProof: z
+    .string()
+    .nullable()
+    .describe(
+      'the same proof as a C2SP tlog-proof (c2sp.org/tlog-proof@v1; `extra` holds the entry), with the signed checkpoint of `size`; null when no checkpoint was signed at that size',
+    ),
 });
 
 export const ConsistencyProof = z.object({
