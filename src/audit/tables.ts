@@ -91,6 +91,7 @@ const ENTRIES_WITH_ROWID = asRowidTable(
   chain TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (tenant, seq)
 `,
+  13,
 );
 
 export const AUDIT_TABLES: FeatureTables = {

@@ -113,7 +113,7 @@ ${rowLevelSecurityOf(LOG_OWN)}`,
       version: 13,
       // A branch row (≈ 290 bytes of ids) overflowed a WITHOUT ROWID page: each head move wrote two pages.
       name: 'the log: branches in a rowid table (SQLite), no overflow page per head move',
-      sqlite: asRowidTable('branches', branchColumns('sqlite')),
+      sqlite: asRowidTable('branches', branchColumns('sqlite'), 13),
       postgres: NOTHING_ON_POSTGRES,
     },
   ],

@@ -22,12 +22,14 @@ export const TYPES: Record<Dialect, { bytes: string; bigint: string; clustered: 
  * in its leaf, and its keys in small index b-trees. PostgreSQL has nothing
  * to rebuild: {@link NOTHING_ON_POSTGRES}.
  */
-export function asRowidTable(table: string, definition: string): string {
+export function asRowidTable(table: string, definition: string, version: number): string {
+  // Built under the migration's number, as a table that replaces another is (test/feature-tables.test.ts).
+  const building = `${table}_${version}`;
   return `
-CREATE TABLE ${table}_rowid (${definition});
-INSERT INTO ${table}_rowid SELECT * FROM ${table};
+CREATE TABLE ${building} (${definition});
+INSERT INTO ${building} SELECT * FROM ${table};
 DROP TABLE ${table};
-ALTER TABLE ${table}_rowid RENAME TO ${table};`;
+ALTER TABLE ${building} RENAME TO ${table};`;
 }
 
 /** A migration's PostgreSQL side when only SQLite's layout changes. */
