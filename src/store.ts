@@ -1,5 +1,6 @@
 import { verifyAuditChain } from './audit/audit-verify.js';
 import type { AuditKey } from './audit/note.js';
+import type { Checkpoint, TenantWrite } from './audit/tree.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { Desk, type DeskOptions } from './desk/desk.js';
 import { LocalDeskStore } from './desk/local-store.js';
@@ -157,6 +158,33 @@ export class Store {
       });
     const { collectUnnamedBlobs } = await import('./blob/named.js');
     return collectUnnamedBlobs(this.engine, this.blobs, tenant, Date.now() - graceMs);
+  }
+
+  /**
+   * Signs a checkpoint over the waiting audit entries of each tenant named
+   * (those a server wrote for) and, where the engine sees across tenants
+   * (SQLite), of every tenant with entries its tree does not hold yet,
+   * whoever wrote them (docs/design/audit.md, "When an entry is checkpointed").
+   * A tenant's failure (its key is the operator's, and this process has none)
+   * is answered beside the others', not thrown.
+   */
+  async checkpointWaiting(
+    written: Iterable<string> = [],
+  ): Promise<Array<{ tenant: string; checkpoint?: Checkpoint; error?: unknown }>> {
+    const { checkpointNow, tenantsWaiting } = await import('./audit/tree.js');
+    const tenants = new Set(written);
+    if (!this.engine.capabilities.rowLevelSecurity)
+      for (const tenant of await this.engine.read(NO_TENANT, tenantsWaiting)) tenants.add(tenant);
+    const results: Array<{ tenant: string; checkpoint?: Checkpoint; error?: unknown }> = [];
+    for (const tenant of tenants) {
+      const write: TenantWrite = (fn) => this.engine.write(tenant, (tx) => fn(tx, Date.now()));
+      try {
+        results.push({ tenant, checkpoint: await checkpointNow(write, tenant, this.auditKey) });
+      } catch (error) {
+        results.push({ tenant, error });
+      }
+    }
+    return results;
   }
 
   /** Verifies the audit chains (and trees) of the named tenants; their checkpoints against the operator's key, if given. */

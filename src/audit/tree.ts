@@ -9,7 +9,7 @@
  */
 
 import { canonicalJson } from '../digest.js';
-import { corrupt } from '../errors.js';
+import { corrupt, internal } from '../errors.js';
 import type { SqlExecutor } from '../storage/engine.js';
 import type { AuditEntryRow } from './audit-chain.js';
 import { HASH_BYTES, leafHash, type NodeSource, nodeHash, rootAt } from './merkle.js';
@@ -192,6 +192,37 @@ export async function integrate(
     [tenant, grown, now, checkpoint.root, note],
   );
   return { checkpoint, more: rows.length === BATCH };
+}
+
+/** How a caller runs one write transaction: its own engine's, for one tenant (OpContext.write's shape). */
+export type TenantWrite = <T>(fn: (tx: SqlExecutor, now: number) => Promise<T>) => Promise<T>;
+
+/**
+ * Integrates every entry of the tenant committed before the call, a batch
+ * per transaction, and answers the checkpoint signed over them (the
+ * `auditCheckpoint` operation, and a server's background round).
+ */
+export async function checkpointNow(write: TenantWrite, tenant: string, operatorKey?: AuditKey) {
+  for (;;) {
+    const { checkpoint, more } = await write((tx, now) => integrate(tx, tenant, now, operatorKey));
+    if (!more) {
+      if (!checkpoint) throw internal('an integration signed no checkpoint');
+      return checkpoint;
+    }
+  }
+}
+
+/**
+ * The tenants with entries their tree does not hold yet, read across
+ * tenants: for an engine that can (SQLite; on PostgreSQL each tenant's rows
+ * are its own, and this sees none).
+ */
+export async function tenantsWaiting(tx: SqlExecutor): Promise<string[]> {
+  const rows = await tx.all<{ tenant: string }>(
+    `SELECT h.tenant FROM audit_heads h LEFT JOIN audit_trees t ON t.tenant = h.tenant
+     WHERE h.seq > COALESCE(t.size, 0) ORDER BY h.tenant`,
+  );
+  return rows.map((r) => r.tenant);
 }
 
 /** The tenant's latest signed checkpoint. */

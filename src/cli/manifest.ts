@@ -48,6 +48,12 @@ export const MANIFEST: readonly CommandInfo[] = [
         help: 'let browser pages of this origin call the API, e.g. http://localhost:5173 (repeatable; default none)',
       },
       {
+        name: 'checkpoint-every-ms',
+        type: 'string',
+        value: 'MS',
+        help: 'sign a checkpoint over waiting audit entries this often; 0 turns it off (default 60000)',
+      },
+      {
         name: 'master-key-file',
         type: 'string',
         value: 'FILE',

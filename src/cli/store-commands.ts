@@ -201,7 +201,7 @@ async function startServing(
   host: string,
   port: number,
   out: Output,
-  timeouts: { headersTimeoutMs?: number; requestTimeoutMs?: number },
+  timeouts: { headersTimeoutMs?: number; requestTimeoutMs?: number; checkpointEveryMs?: number },
   masterKey: MasterKey | undefined,
   corsOrigins: string[],
 ) {
@@ -229,6 +229,9 @@ async function startServing(
     throw error;
   }
 }
+
+/** How often `cairn serve` signs a checkpoint over waiting audit entries (docs/design/audit.md). */
+const DEFAULT_CHECKPOINT_EVERY_MS = 60_000;
 
 const serve: StoreCommand = {
   target: 'store',
@@ -263,6 +266,12 @@ const serve: StoreCommand = {
       multiple: true,
       help: 'let browser pages of this origin call the API, e.g. http://localhost:5173 (repeatable; default none)',
     },
+    {
+      name: 'checkpoint-every-ms',
+      type: 'string',
+      value: 'MS',
+      help: 'sign a checkpoint over waiting audit entries this often; 0 turns it off (default 60000)',
+    },
     MASTER_KEY_FLAG,
     AUDIT_KEY_FLAG,
   ],
@@ -278,6 +287,7 @@ const serve: StoreCommand = {
     const timeouts = {
       headersTimeoutMs: wholeNumberFlag(values, 'headers-timeout-ms'),
       requestTimeoutMs: wholeNumberFlag(values, 'request-timeout-ms'),
+      checkpointEveryMs: wholeNumberFlag(values, 'checkpoint-every-ms') ?? DEFAULT_CHECKPOINT_EVERY_MS,
     };
     // Checked before the store opens: a bad origin is the caller's mistake, said at once.
     const corsOrigins = listFlag(values, 'cors-origin').map(corsOrigin);

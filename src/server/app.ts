@@ -52,6 +52,12 @@ export interface AppOptions {
    * Origin check either way.
    */
   corsOrigins?: readonly string[];
+  /**
+   * Told the tenant of every write this server carried out (a write
+   * operation that succeeded, or any MCP request): the tenants a background
+   * checkpoint round visits (server/index.ts).
+   */
+  onWrite?: (tenant: string) => void;
 }
 
 function errorResponse(c: Context<Env>, error: CairnError) {
@@ -224,6 +230,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
       const token = bearer(c);
       const who = await authenticate(token);
       c.set('who', who);
+      if (c.req.method === 'POST') options.onWrite?.(who.tenant);
       // The body is read here, bounded and budgeted like a route's, and handed on whole.
       const request =
         c.req.method === 'POST'
@@ -277,6 +284,7 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         throw error;
       });
       if (operation.invalidatesAuth) authenticate.forget();
+      if (operation.effect === 'write') options.onWrite?.(c.var.who.tenant);
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
       if (answer === 'bytes') {
         return c.body(frameBytes(output as Uint8Array[]), status, {

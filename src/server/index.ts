@@ -34,6 +34,15 @@ export interface ServeOptions extends Omit<AppOptions, 'mcp'> {
    * 15 s), so the client lets go of a socket before the server closes it.
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * Every this many ms, a round signs a checkpoint over the waiting audit
+   * entries of each tenant this server wrote for — and, on SQLite, of every
+   * tenant with waiting entries (Store.checkpointWaiting): an entry committed
+   * through the server is in a signed checkpoint within one interval and a
+   * round. Off when left out (`cairn serve` sets 60 s). A tenant's failure
+   * goes to `onInternalError`; the next round tries again.
+   */
+  checkpointEveryMs?: number;
 }
 
 /** How long the server keeps an idle keep-alive connection: outlasts the remote client's 15 s. */
@@ -44,6 +53,37 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The background checkpoint rounds (ServeOptions.checkpointEveryMs): one at a time; `stop()` waits out the one running. */
+function backgroundCheckpoints(
+  store: Store,
+  written: Set<string>,
+  options: Pick<ServeOptions, 'checkpointEveryMs' | 'onInternalError'>,
+): { stop(): Promise<void> } {
+  const every = options.checkpointEveryMs;
+  if (!every) return { stop: async () => {} };
+  let running: Promise<void> | undefined;
+  const round = async () => {
+    const tenants = [...written];
+    written.clear();
+    for (const { error } of await store.checkpointWaiting(tenants))
+      if (error) options.onInternalError?.(error);
+  };
+  const timer = setInterval(() => {
+    running ??= round()
+      .catch((error: unknown) => options.onInternalError?.(error))
+      .finally(() => {
+        running = undefined;
+      });
+  }, every);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
 /** Serves a store's HTTP API until `close()`. */
 export function startServer(store: Store, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
@@ -51,7 +91,8 @@ export function startServer(store: Store, options: ServeOptions = {}): Promise<R
   const extra = (options.mcp?.allowedHosts ?? []).map((h) => h.toLowerCase());
   const { allowedHosts: _, ...mcpOptions } = options.mcp ?? { version: '' };
   const mcp = options.mcp ? new McpHttp({ ...mcpOptions, names: () => names }) : undefined;
-  const app = createApp(store, { ...options, mcp });
+  const written = new Set<string>();
+  const app = createApp(store, { ...options, mcp, onWrite: (tenant) => written.add(tenant) });
   return new Promise((resolve, reject) => {
     const headersTimeout = options.headersTimeoutMs ?? 10_000;
     const requestTimeout = Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout);
@@ -74,14 +115,19 @@ export function startServer(store: Store, options: ServeOptions = {}): Promise<R
           hosts: [...own.hosts, ...extra],
           origins: [...own.origins, ...extra.flatMap((h) => [`http://${h}`, `https://${h}`])],
         };
+        // Rounds start once the server listens, and a close waits out the one running.
+        const checkpoints = backgroundCheckpoints(store, written, options);
         resolve({
           url: `http://${shownHost}:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              void mcp?.close();
+          close: async () => {
+            void mcp?.close();
+            const stopped = checkpoints.stop();
+            await new Promise<void>((done) => {
               server.close(() => done());
               (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-            }),
+            });
+            await stopped;
+          },
         });
       },
     );
