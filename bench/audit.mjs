@@ -17,9 +17,11 @@ import { fmt, fromDist, ms, now, percentile, report, tempDir } from './lib.mjs';
 
 const ENTRIES = Number(process.env.CAIRN_BENCH_AUDIT_ENTRIES ?? 1_000_000);
 const PROOFS = Number(process.env.CAIRN_BENCH_AUDIT_PROOFS ?? 1000);
+const VERIFY_ROUNDS = 5;
 
 const { Store } = await fromDist('store.js');
 const { leafEntry } = await fromDist('audit/tree.js');
+const { rootOfEntries } = await fromDist('audit/merkle.js');
 const { dir, cleanup } = tempDir('audit');
 const store = await Store.openDir(join(dir, 'store'));
 const who = await store.localIdentity();
@@ -81,38 +83,32 @@ report({
   baselineLabel: 'one sha256 per entry, node:crypto alone',
 });
 
-// Offline verification: every leaf and node again, the root against the checkpoint's.
-t = now();
-const stack = [];
-const node = Buffer.alloc(65, 1);
-for (const entry of entries) {
-  let height = 0;
-  let top = sha256(Buffer.concat([Buffer.of(0), entry]));
-  while (stack.length > 0 && stack[stack.length - 1].height === height) {
-    node.set(stack.pop().hash, 1);
-    node.set(top, 33);
-    top = sha256(node);
-    height++;
-  }
-  stack.push({ height, hash: top });
+// Offline verification: every leaf and node again (the library's one-pass `rootOfEntries`), the root
+// against the checkpoint's. Five rounds alternating with the baseline, medians: one pass of either
+// varies 1.2–2.1 s on this VM.
+const hashed = [];
+const verified = [];
+for (let round = 0; round < VERIFY_ROUNDS; round++) {
+  t = now();
+  for (const entry of entries) sha256(entry);
+  hashed.push(ms(t));
+  t = now();
+  const root = rootOfEntries(entries);
+  verified.push(ms(t));
+  if (root.toString('hex') !== checkpoint.root)
+    throw new Error('the offline root differs from the checkpoint');
 }
-let root = stack[stack.length - 1].hash;
-for (let i = stack.length - 2; i >= 0; i--) {
-  node.set(stack[i].hash, 1);
-  node.set(root, 33);
-  root = sha256(node);
-}
-const verify = ms(t);
-if (root.toString('hex') !== checkpoint.root) throw new Error('the offline root differs from the checkpoint');
+const hashMedian = percentile(hashed, 0.5);
+const verify = percentile(verified, 0.5);
 report({
-  metric: `offline verification of ${entries.length} entries from their bytes (root = the signed checkpoint's)`,
+  metric: `offline verification of ${entries.length} entries from their bytes (root = the signed checkpoint's), median of ${VERIFY_ROUNDS}`,
   unit: 'ms',
   ours: verify,
-  baseline: hashOnly,
-  baselineLabel: 'one sha256 per entry',
-  ratio: hashOnly / verify,
+  baseline: hashMedian,
+  baselineLabel: 'one sha256 per entry, median',
+  ratio: hashMedian / verify,
   target: '≥ 0.5× the baseline’s speed',
-  pass: hashOnly / verify >= 0.5,
+  pass: hashMedian / verify >= 0.5,
 });
 
 // Proofs at the full size.

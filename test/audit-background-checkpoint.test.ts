@@ -4,18 +4,22 @@
  * docs/design/audit.md, "When an entry is checkpointed"). With
  * `checkpointEveryMs`, an entry committed through the server is in a signed
  * checkpoint within a round, nobody asking; on SQLite also an entry another
- * process wrote straight into the store. Rounds are awaited by count (polls
- * of the stored checkpoints), never timed: no test here asks for a
- * checkpoint, which would integrate by itself.
+ * process wrote straight into the store. A round signs only with the key a
+ * tenant's checkpoints already have, and settles a new tenant's key only on
+ * the operator's. Rounds are awaited by count (polls of the stored
+ * checkpoints), never timed: once a tenant's key is settled, no test here
+ * asks for a checkpoint, which would integrate by itself.
  */
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditKey } from '../src/audit/note.js';
 import { connect } from '../src/client/connect.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
-import type { Store } from '../src/store.js';
+import { Store } from '../src/store.js';
 import type { Identity } from '../src/types.js';
 import { describePostgres } from './support/postgres.js';
-import { backendStore } from './support/stores.js';
+import { backendStore, tempDir } from './support/stores.js';
 
 /** Polls at most this many times for a round to have signed what it should. */
 const POLLS = 400;
@@ -55,6 +59,8 @@ function backgroundSuite(backend: 'sqlite' | 'postgres') {
   beforeAll(async () => {
     ({ store, cleanup, who } = await backendStore(backend, 'background-checkpoints'));
     token = (await store.fabric(who).createToken({ principal: who.principal })).token;
+    // The first checkpoint, asked for, settles the tenant's key (the store's: no operator key here).
+    await store.fabric(who).auditCheckpoint({});
     server = await startServer(store, { port: 0, checkpointEveryMs: 20 });
   });
 
@@ -84,13 +90,94 @@ function backgroundSuite(backend: 'sqlite' | 'postgres') {
     });
   }
 
-  it('closing a server with rounds running resolves, and another server on the store goes on signing', async () => {
-    const other = await startServer(store, { port: 0, checkpointEveryMs: 20 });
-    await other.close();
-    const remote = connect({ url: server.url, token });
-    const session = await remote.createSession({ title: 'after a close' });
-    await remote.append({ session: session.id, kind: 'message', payload: 'still signed by the open one' });
-    const { entries } = await state();
-    expect(await pollsUntilSigned(entries)).toBeLessThanOrEqual(POLLS);
+  it('closing a server waits for the round it is running, and the round stops at its next batch', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    let stopAsked: (() => boolean) | undefined;
+    let rounds = 0;
+    // Another server over the same store, whose rounds hang until released.
+    const stubbed = Object.create(store) as Store;
+    stubbed.checkpointWaiting = async (_written, stopped) => {
+      rounds++;
+      stopAsked = stopped;
+      await held;
+      return [];
+    };
+    const other = await startServer(stubbed, { port: 0, checkpointEveryMs: 5 });
+    for (let poll = 0; poll < POLLS && rounds === 0; poll++) await sleep(5);
+    expect(rounds).toBe(1);
+    let closed = false;
+    const closing = other.close().then(() => {
+      closed = true;
+    });
+    for (let poll = 0; poll < 10; poll++) await sleep(5);
+    expect(closed).toBe(false);
+    expect(stopAsked?.()).toBe(true);
+    release();
+    await closing;
+    expect(closed).toBe(true);
+    expect(rounds).toBe(1);
   });
 }
+
+describe('what a round may sign for', () => {
+  it('without the operator key, a tenant no checkpoint was asked for is left for its first request: no key settled', async () => {
+    const { store, cleanup, who } = await backendStore('sqlite', 'unsettled');
+    try {
+      const results = await store.checkpointWaiting([who.tenant]);
+      expect(results).toEqual([{ tenant: who.tenant, skipped: expect.stringContaining('not settled') }]);
+      const key = await store.engine.read(who.tenant, (tx) =>
+        tx.get('SELECT name FROM audit_keys WHERE tenant = ?', [who.tenant]),
+      );
+      expect(key).toBeUndefined();
+      // Once asked for, the store's key is settled, and rounds sign with it.
+      await store.fabric(who).auditCheckpoint({});
+      await store.fabric(who).createSession({ title: 'after the first checkpoint' });
+      const [signed] = await store.checkpointWaiting([who.tenant]);
+      expect(signed?.checkpoint?.size).toBeGreaterThan(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('with the operator key, a round settles a new tenant on it, and leaves a tenant signed with another key alone', async () => {
+    const temp = tempDir();
+    const operator = AuditKey.parse(randomBytes(32).toString('hex'), 'the operator');
+    try {
+      // A tenant settled on the store's own key before the operator key was given.
+      let store = await Store.openDir(temp.dir);
+      const early = await store.createTenant('early');
+      await store.fabric(await store.authenticate(early.token.token)).auditCheckpoint({});
+      await store.close();
+      store = await Store.openDir(temp.dir, { auditKey: operator });
+      try {
+        const late = await store.createTenant('late');
+        const results = await store.checkpointWaiting([late.tenant, early.tenant]);
+        const byTenant = new Map(results.map((r) => [r.tenant, r]));
+        expect(byTenant.get(late.tenant)?.checkpoint?.size).toBeGreaterThan(0);
+        expect(byTenant.get(early.tenant)?.skipped).toContain('another key');
+        expect(byTenant.get(early.tenant)?.error).toBeUndefined();
+        const lateKey = await store.fabric(await store.authenticate(late.token.token)).auditKey({});
+        expect(lateKey.publicKey).toBe(operator.publicKey.toString('hex'));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('refuses an interval a timer cannot keep, and starts no server', async () => {
+    const { store, cleanup } = await backendStore('sqlite', 'interval');
+    try {
+      for (const bad of [2 ** 31, -1, 1.5, Number.NaN])
+        await expect(startServer(store, { port: 0, checkpointEveryMs: bad })).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+        });
+    } finally {
+      await cleanup();
+    }
+  });
+});

@@ -210,6 +210,80 @@ describe('SQLite store format', () => {
     });
   });
 
+  it('a format-12 store (entries and branches WITHOUT ROWID) opens at format 13 with the same rows and keys, and verifies', async () => {
+    await withTempDir(async (dir) => {
+      const store = await Store.openDir(dir);
+      const created = await store.createTenant('f12');
+      const log = store.fabric(await store.authenticate(created.token.token));
+      const session = await log.createSession({ title: 'carried across' });
+      for (let i = 0; i < 40; i++)
+        await log.append({ session: session.id, kind: 'message', payload: `before the upgrade ${i}` });
+      await log.fork({ session: session.id, name: 'left' });
+      await log.fork({ session: session.id, name: 'right' });
+      await log.auditCheckpoint({});
+      await store.close();
+      const db = new Database(join(dir, 'cairn.db'));
+      const rows = (query: string) => JSON.stringify(db.prepare(`SELECT * FROM ${query}`).all());
+      // Format 12's layout: both tables as format 1 made them, WITHOUT ROWID.
+      for (const table of ['audit_entries', 'branches']) {
+        const { sql } = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as {
+          sql: string;
+        };
+        db.exec(`${sql.replace(/^CREATE TABLE "?\w+"?/, `CREATE TABLE ${table}_old`)} WITHOUT ROWID;
+          INSERT INTO ${table}_old SELECT * FROM ${table}; DROP TABLE ${table};
+          ALTER TABLE ${table}_old RENAME TO ${table};
+          UPDATE cairn_meta SET value = '12' WHERE key = 'format_version';`);
+      }
+      const before = [rows('audit_entries ORDER BY tenant, seq'), rows('branches ORDER BY tenant, id')];
+      db.close();
+      expect(
+        JSON.parse(before[1]!).filter((b: { session: string }) => b.session === session.id),
+      ).toHaveLength(3);
+      expect(before[0]).toContain('"chain":"[');
+      const reopened = await Store.openDir(dir);
+      try {
+        const check = new Database(join(dir, 'cairn.db'), { readonly: true });
+        try {
+          const after = ['audit_entries ORDER BY tenant, seq', 'branches ORDER BY tenant, id'].map((q) =>
+            JSON.stringify(check.prepare(`SELECT * FROM ${q}`).all()),
+          );
+          expect(after).toEqual(before);
+          const uniqueKeys = (table: string) =>
+            (check.prepare(`PRAGMA index_list(${table})`).all() as { name: string; unique: number }[])
+              .filter((i) => i.unique === 1)
+              .map((i) =>
+                (check.prepare(`PRAGMA index_info(${i.name})`).all() as { name: string }[])
+                  .map((c) => c.name)
+                  .join(','),
+              )
+              .sort();
+          expect(uniqueKeys('audit_entries')).toEqual(['tenant,seq']);
+          expect(uniqueKeys('branches')).toEqual(['tenant,id', 'tenant,session,name']);
+          for (const table of ['audit_entries', 'branches']) {
+            const { sql } = check.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as {
+              sql: string;
+            };
+            expect(sql, table).not.toContain('WITHOUT ROWID');
+          }
+        } finally {
+          check.close();
+        }
+        const reports = await reopened.verifyTenants(await reopened.listTenants());
+        expect(reports.map((r) => r.ok)).toEqual(reports.map(() => true));
+        // The log reads and writes on: the forks are there, and an append moves a head.
+        const again = reopened.fabric(await reopened.authenticate(created.token.token));
+        expect((await again.listBranches({ session: session.id })).map((b) => b.name).sort()).toEqual([
+          'left',
+          'main',
+          'right',
+        ]);
+        await again.append({ session: session.id, branch: 'left', kind: 'message', payload: 'after' });
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+
   it('reports a damaged database file as CORRUPT instead of opening it', async () => {
     await withTempDir(async (dir) => {
       writeFileSync(join(dir, 'cairn.db'), Buffer.alloc(8192, 7));

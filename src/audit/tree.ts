@@ -157,6 +157,7 @@ export async function integrate(
   tenant: string,
   now: number,
   operatorKey?: AuditKey,
+  batch = BATCH,
 ): Promise<{ checkpoint: Checkpoint | undefined; more: boolean }> {
   // A tenant's tree row is made by its first integration (a tenant made before format 10 has none either).
   await tx.run('INSERT INTO audit_trees (tenant, size) VALUES (?, 0) ON CONFLICT (tenant) DO NOTHING', [
@@ -169,10 +170,12 @@ export async function integrate(
   const size = Number(tree?.size ?? 0);
   const rows = await tx.all<LeafFields>(
     `SELECT ${LEAF_COLUMNS} FROM audit_entries WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`,
-    [tenant, size, BATCH],
+    [tenant, size, batch],
   );
   const latest = await latestCheckpoint(tx, tenant);
   if (rows.length === 0 && (latest || size > 0)) return { checkpoint: latest, more: false };
+  // The key first: a tenant that cannot be signed for costs no hashing.
+  const key = await tenantKey(tx, tenant, now, operatorKey);
   rows.forEach((row, i) => {
     if (Number(row.seq) !== size + i + 1)
       throw corrupt(
@@ -183,7 +186,6 @@ export async function integrate(
   if (rows.length > 0) await extend(tiles, 0, size, rows.map(leafOf));
   const grown = size + rows.length;
   await tx.run('UPDATE audit_trees SET size = ? WHERE tenant = ?', [grown, tenant]);
-  const key = await tenantKey(tx, tenant, now, operatorKey);
   const root = await rootAt(tiles, grown);
   const note = key.signNote(checkpointBody(originOf(key, tenant), grown, root, now));
   const checkpoint = { size: grown, root: root.toString('hex'), at: now, note };
@@ -191,25 +193,58 @@ export async function integrate(
     'INSERT INTO audit_checkpoints (tenant, size, at, root, note) VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant, size) DO NOTHING',
     [tenant, grown, now, checkpoint.root, note],
   );
-  return { checkpoint, more: rows.length === BATCH };
+  return { checkpoint, more: rows.length === batch };
 }
 
 /** How a caller runs one write transaction: its own engine's, for one tenant (OpContext.write's shape). */
 export type TenantWrite = <T>(fn: (tx: SqlExecutor, now: number) => Promise<T>) => Promise<T>;
 
 /**
- * Integrates every entry of the tenant committed before the call, a batch
- * per transaction, and answers the checkpoint signed over them (the
- * `auditCheckpoint` operation, and a server's background round).
+ * Integrates every entry of the tenant committed before the call, `batch`
+ * entries per transaction, and answers the checkpoint signed over them (the
+ * `auditCheckpoint` operation, and a server's background round). `stopped`,
+ * asked between batches, ends it early with the checkpoint so far.
  */
-export async function checkpointNow(write: TenantWrite, tenant: string, operatorKey?: AuditKey) {
+export async function checkpointNow(
+  write: TenantWrite,
+  tenant: string,
+  operatorKey?: AuditKey,
+  options: { batch?: number; stopped?: () => boolean } = {},
+): Promise<Checkpoint> {
   for (;;) {
-    const { checkpoint, more } = await write((tx, now) => integrate(tx, tenant, now, operatorKey));
-    if (!more) {
-      if (!checkpoint) throw internal('an integration signed no checkpoint');
-      return checkpoint;
-    }
+    const { checkpoint, more } = await write((tx, now) =>
+      integrate(tx, tenant, now, operatorKey, options.batch),
+    );
+    if (!checkpoint) throw internal('an integration signed no checkpoint');
+    if (!more || options.stopped?.()) return checkpoint;
   }
+}
+
+/**
+ * Whether a background round may sign for the tenant with `operatorKey`
+ * (or none): only with the key its checkpoints are already signed with, and
+ * it settles a tenant's key only on the operator's — a tenant no checkpoint
+ * was asked for yet keeps its choice until someone asks (signing-key.ts:
+ * the first checkpoint settles the key for good). Else why not.
+ */
+export async function roundMaySign(
+  tx: SqlExecutor,
+  tenant: string,
+  operatorKey?: AuditKey,
+): Promise<true | string> {
+  const key = await tx.get<{ public_key: string; seed: Uint8Array | null }>(
+    'SELECT public_key, seed FROM audit_keys WHERE tenant = ?',
+    [tenant],
+  );
+  if (operatorKey) {
+    if (!key || key.public_key === operatorKey.publicKey.toString('hex')) return true;
+    return 'its checkpoints are signed with another key than the one this server was given';
+  }
+  if (!key)
+    return 'its signing key is not settled yet (no checkpoint was asked for, and no operator key given)';
+  if (key.seed === null)
+    return "its checkpoints are signed with the operator's key, which this server was not given";
+  return true;
 }
 
 /**

@@ -279,12 +279,16 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         return contentAnswer(c, input, (window) => runOp(operation, context, { ...input, ...window }));
       // A handler that fails before reading all of a streamed body: the rest is read and dropped, so the
       // client gets the answer instead of a broken pipe.
-      const output = await runOp(operation, context, input).catch((error: unknown) => {
-        if (body === 'stream') c.env?.incoming?.resume();
-        throw error;
-      });
+      const output = await runOp(operation, context, input)
+        .catch((error: unknown) => {
+          if (body === 'stream') c.env?.incoming?.resume();
+          throw error;
+        })
+        // A write that failed may have committed some of its work first (a batch, a step): marked either way.
+        .finally(() => {
+          if (operation.effect === 'write') options.onWrite?.(c.var.who.tenant);
+        });
       if (operation.invalidatesAuth) authenticate.forget();
-      if (operation.effect === 'write') options.onWrite?.(c.var.who.tenant);
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
       if (answer === 'bytes') {
         return c.body(frameBytes(output as Uint8Array[]), status, {

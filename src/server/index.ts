@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { invalidArgument } from '../errors.js';
 import { loopbackNames, McpHttp, type McpHttpOptions } from '../mcp/http.js';
 import type { Store } from '../store.js';
 import { type AppOptions, createApp } from './app.js';
@@ -38,9 +39,12 @@ export interface ServeOptions extends Omit<AppOptions, 'mcp'> {
    * Every this many ms, a round signs a checkpoint over the waiting audit
    * entries of each tenant this server wrote for — and, on SQLite, of every
    * tenant with waiting entries (Store.checkpointWaiting): an entry committed
-   * through the server is in a signed checkpoint within one interval and a
-   * round. Off when left out (`cairn serve` sets 60 s). A tenant's failure
-   * goes to `onInternalError`; the next round tries again.
+   * through the server is in a signed checkpoint within the round running
+   * at its commit, one interval and the next round. A round signs a tenant
+   * only with the key its checkpoints already have, and settles a new
+   * tenant's key only on the operator's (`auditKey`). Off when left out
+   * (`cairn serve` sets 60 s); at most 2^31 − 1. A tenant's failure goes to
+   * `onInternalError`, and the next round visits it again.
    */
   checkpointEveryMs?: number;
 }
@@ -53,7 +57,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The background checkpoint rounds (ServeOptions.checkpointEveryMs): one at a time; `stop()` waits out the one running. */
+/** The longest interval a Node timer keeps (a longer one fires at once, every millisecond). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The background checkpoint rounds (ServeOptions.checkpointEveryMs): one at
+ * a time. A tenant whose round failed is visited again by the next; a tenant
+ * a round may not sign for (Store.checkpointWaiting: `skipped`) is left
+ * alone. `stop()` ends the running round at its next batch and waits for it.
+ */
 function backgroundCheckpoints(
   store: Store,
   written: Set<string>,
@@ -62,22 +74,30 @@ function backgroundCheckpoints(
   const every = options.checkpointEveryMs;
   if (!every) return { stop: async () => {} };
   let running: Promise<void> | undefined;
+  let stopping = false;
   const round = async () => {
     const tenants = [...written];
     written.clear();
-    for (const { error } of await store.checkpointWaiting(tenants))
-      if (error) options.onInternalError?.(error);
+    try {
+      for (const { tenant, error } of await store.checkpointWaiting(tenants, () => stopping)) {
+        if (error === undefined) continue;
+        written.add(tenant);
+        options.onInternalError?.(error);
+      }
+    } catch (error) {
+      for (const tenant of tenants) written.add(tenant);
+      options.onInternalError?.(error);
+    }
   };
   const timer = setInterval(() => {
-    running ??= round()
-      .catch((error: unknown) => options.onInternalError?.(error))
-      .finally(() => {
-        running = undefined;
-      });
+    running ??= round().finally(() => {
+      running = undefined;
+    });
   }, every);
   timer.unref();
   return {
     stop: async () => {
+      stopping = true;
       clearInterval(timer);
       await running;
     },
@@ -86,6 +106,14 @@ function backgroundCheckpoints(
 
 /** Serves a store's HTTP API until `close()`. */
 export function startServer(store: Store, options: ServeOptions = {}): Promise<RunningServer> {
+  const every = options.checkpointEveryMs;
+  if (every !== undefined && (!Number.isSafeInteger(every) || every < 0 || every > MAX_TIMER_MS))
+    return Promise.reject(
+      invalidArgument(
+        `checkpointEveryMs is a whole number of milliseconds from 0 (off) to ${MAX_TIMER_MS}, not ${every}`,
+        { field: 'checkpointEveryMs' },
+      ),
+    );
   const host = options.host ?? '127.0.0.1';
   let names: { hosts: string[]; origins: string[] } = { hosts: [], origins: [] };
   const extra = (options.mcp?.allowedHosts ?? []).map((h) => h.toLowerCase());
