@@ -9,6 +9,8 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditKey } from '../src/audit/note.js';
+import { tombstoneBody } from '../src/audit/tombstones.js';
 import type { Desk } from '../src/desk/desk.js';
 import type { EmbeddedFabric } from '../src/embedded-fabric.js';
 import { MasterKey } from '../src/entry/keys.js';
@@ -214,6 +216,34 @@ function erasureSuite(backend: 'sqlite' | 'postgres') {
       [tombstone.payload, tenant, tombstone.seq],
       /not signed/,
     );
+    // A tombstone for an entry that does not exist (entry 0, before the first), signed with the tenant's own
+    // key (the store keeps it here): a break, not an erasure of nothing.
+    const stored = await store.engine.read(tenant, (tx) =>
+      tx.get<{ name: string; seed: Uint8Array | null }>(
+        'SELECT name, seed FROM audit_keys WHERE tenant = ?',
+        [tenant],
+      ),
+    );
+    if (stored?.seed) {
+      const signer = new AuditKey(stored.name, Buffer.from(stored.seed));
+      const actor = await store.engine.read(tenant, (tx) =>
+        tx.get<{ actor: string; at: number }>(
+          'SELECT actor, at FROM audit_entries WHERE tenant = ? AND seq = ?',
+          [tenant, tombstone.seq],
+        ),
+      );
+      const forged = { ...t, target: 0 };
+      const note = signer.signNote(
+        tombstoneBody(tenant, { ...forged, by: actor!.actor, at: Number(actor!.at) }),
+      );
+      await tampered(
+        setPayload,
+        [JSON.stringify({ ...forged, note }), tenant, tombstone.seq],
+        setPayload,
+        [tombstone.payload, tenant, tombstone.seq],
+        /names entry 0, which does not exist/,
+      );
+    } else throw new Error("expected the store to keep the tenant's key");
     // A tombstone's own payload deleted.
     await tampered(
       'DELETE FROM audit_payloads WHERE tenant = ? AND seq = ?',

@@ -157,6 +157,8 @@ export function checkTombstones(
     const body = tombstoneBody(tenant, { ...t, by: e.actor, at: e.at });
     if (!noteSignedBy(t.note, body, key.name, key.publicKey))
       return { seq: e.seq, reason: `tombstone entry ${e.seq} is not signed by the tenant's audit key` };
+    if (!Number.isSafeInteger(t.target) || t.target < 1)
+      return { seq: e.seq, reason: `tombstone entry ${e.seq} names entry ${t.target}, which does not exist` };
     if (t.target >= e.seq)
       return { seq: e.seq, reason: `tombstone entry ${e.seq} names entry ${t.target}, not an earlier one` };
     if (tombstones.has(t.target)) return { seq: e.seq, reason: `entry ${t.target} has two tombstones` };
