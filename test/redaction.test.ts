@@ -190,6 +190,35 @@ function redactionSuite(backend: 'sqlite' | 'postgres') {
     }
   });
 
+  it("redacts a session's title and meta under the policy, and counts them in the session's audit entry", async () => {
+    const plain = await fabric.createSession({ title: 'call back kept.before@example.org' });
+    expect(plain.title).toBe('call back kept.before@example.org');
+    await fabric.setRedactionPolicy({
+      enabled: true,
+      kinds: ['email', 'phone'],
+      nationalIds: [],
+      phoneRegion: 'US',
+    });
+    const secretMail = 'qx.session.title@example.net';
+    const secretPhone = '(212) 555-0143';
+    const session = await fabric.createSession({
+      title: `support for ${secretMail}`,
+      meta: { caller: { phone: secretPhone }, [secretMail]: 'as a key', n: 3 },
+    });
+    expect(session.title).toBe('support for [pii:email]');
+    expect(session.meta).toEqual({ caller: { phone: '[pii:phone]' }, '[pii:email]': 'as a key', n: 3 });
+    expect(await fabric.getSession({ session: session.id })).toEqual(session);
+    const counts = (await auditPii('session.create')).filter(Boolean);
+    expect(counts).toEqual([{ email: 2, phone: 1 }]);
+    expect((await store.verifyTenants([admin.tenant]))[0]).toMatchObject({ ok: true });
+    if (backend === 'sqlite' && dir) {
+      await store.close();
+      for (const s of [secretMail, '555-0143', 'qx.session'])
+        expect(filesContaining(join(dir, 'store'), s), s).toEqual([]);
+      expect(filesContaining(join(dir, 'store'), 'kept.before@example.org')).not.toEqual([]);
+    }
+  });
+
   it('keeps an idempotent retry the same append across a policy change', async () => {
     const session = await fabric.createSession({ title: 'retry' });
     const sent = {

@@ -15,7 +15,22 @@ const guardText = () => {
 };
 
 export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
-  createSession: (ctx, input) => ctx.write((tx, now) => log.createSession(tx, ctx.who, input, now)),
+  // A title and meta are the agent's text too: under the tenant's redaction policy, as payloads are.
+  createSession: (ctx, input) =>
+    underPolicy(
+      ctx.engine,
+      ctx.who.tenant,
+      ctx.write,
+      async (rules) => {
+        if (!rules) return { input, pii: {} };
+        const done = redactValue({ title: input.title, meta: input.meta }, rules);
+        return {
+          input: { ...input, ...(done.value as Pick<typeof input, 'title' | 'meta'>) },
+          pii: done.counts,
+        };
+      },
+      (tx, now, prepared) => log.createSession(tx, ctx.who, prepared.input, now, prepared.pii),
+    ),
   listSessions: (ctx, input) => ctx.read((tx) => log.listSessions(tx, ctx.who, input)),
   getSession: (ctx, input) => ctx.read((tx) => log.getSession(tx, ctx.who, input.session)),
   append: async (ctx, input) => {

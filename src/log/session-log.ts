@@ -219,6 +219,8 @@ export async function createSession(
   who: Identity,
   input: ValidCreateSession,
   now: number,
+  /** Personal data the tenant's redaction policy replaced in the title and meta, per kind: counted in the audit entry. */
+  pii: PiiCounts = {},
 ): Promise<Session> {
   const row: SessionRow = {
     tenant: who.tenant,
@@ -239,7 +241,7 @@ export async function createSession(
     action: 'session.create',
     resourceType: 'session',
     resourceId: row.id,
-    payload: { title: row.title, meta: row.meta },
+    payload: { title: row.title, meta: row.meta, ...piiField(pii) },
     at: now,
   });
   const main: BranchRow = {
