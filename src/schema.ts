@@ -53,9 +53,12 @@ export const Actor = text(1, 200);
 export const IdempotencyKey = text(1, 200);
 export const TenantName = text(1, 200);
 
+/** The longest session title, in characters (also after redaction's placeholders: log/handlers.ts). */
+export const MAX_TITLE_CHARS = 500;
+
 export const CreateSessionInput = z
   .object({
-    title: text(0, 500).default('').describe('a title a person will recognise the session by'),
+    title: text(0, MAX_TITLE_CHARS).default('').describe('a title a person will recognise the session by'),
     meta: z
       .record(z.string(), z.unknown())
       .default({})

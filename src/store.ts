@@ -178,22 +178,19 @@ export class Store {
     written: Iterable<string> = [],
     stopped: () => boolean = () => false,
   ): Promise<Array<{ tenant: string; checkpoint?: Checkpoint; skipped?: string; error?: unknown }>> {
-    const { checkpointNow, roundMaySign, tenantsWaiting } = await import('./audit/tree.js');
+    const { roundCheckpoint, tenantsWaiting } = await import('./audit/tree.js');
     const tenants = new Set(written);
     if (!this.engine.capabilities.rowLevelSecurity)
       for (const tenant of await this.engine.read(NO_TENANT, tenantsWaiting)) tenants.add(tenant);
     const results: Array<{ tenant: string; checkpoint?: Checkpoint; skipped?: string; error?: unknown }> = [];
     for (const tenant of tenants) {
       if (stopped()) break;
+      const write: TenantWrite = (fn) => this.engine.write(tenant, (tx) => fn(tx, Date.now()));
       try {
-        const may = await this.engine.read(tenant, (tx) => roundMaySign(tx, tenant, this.auditKey));
-        if (may !== true) {
-          results.push({ tenant, skipped: may });
-          continue;
-        }
-        const write: TenantWrite = (fn) => this.engine.write(tenant, (tx) => fn(tx, Date.now()));
-        const checkpoint = await checkpointNow(write, tenant, this.auditKey, { batch: ROUND_BATCH, stopped });
-        results.push({ tenant, checkpoint });
+        results.push({
+          tenant,
+          ...(await roundCheckpoint(write, tenant, this.auditKey, { batch: ROUND_BATCH, stopped })),
+        });
       } catch (error) {
         results.push({ tenant, error });
       }

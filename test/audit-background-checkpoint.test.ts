@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditKey } from '../src/audit/note.js';
+import { roundCheckpoint, type TenantWrite } from '../src/audit/tree.js';
 import { connect } from '../src/client/connect.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { Store } from '../src/store.js';
@@ -77,6 +78,16 @@ function backgroundSuite(backend: 'sqlite' | 'postgres') {
     expect(await pollsUntilSigned(entries)).toBeLessThanOrEqual(POLLS);
     // The signed checkpoint is the tree of every entry: its proofs verify against it (audit verify).
     expect((await store.verifyTenants([who.tenant]))[0]?.ok).toBe(true);
+  });
+
+  it('a refused call is audited, and its entry signed within a round too (a read that was refused)', async () => {
+    const member = await store.fabric(who).createToken({ kind: 'agent', name: 'a member', role: 'member' });
+    // Everything so far signed, asked for: what follows is the refusal's entry alone.
+    await store.fabric(who).auditCheckpoint({});
+    const remote = connect({ url: server.url, token: member.token });
+    await expect(remote.getRedactionPolicy({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const { entries } = await state();
+    expect(await pollsUntilSigned(entries)).toBeLessThanOrEqual(POLLS);
   });
 
   if (backend === 'sqlite') {
@@ -154,6 +165,8 @@ describe('what a round may sign for', () => {
       store = await Store.openDir(temp.dir, { auditKey: operator });
       try {
         const late = await store.createTenant('late');
+        // Something waiting in the early tenant too: a round has a reason to look at its key.
+        await store.fabric(await store.authenticate(early.token.token)).createSession({ title: 'later' });
         const results = await store.checkpointWaiting([late.tenant, early.tenant]);
         const byTenant = new Map(results.map((r) => [r.tenant, r]));
         expect(byTenant.get(late.tenant)?.checkpoint?.size).toBeGreaterThan(0);
@@ -166,6 +179,63 @@ describe('what a round may sign for', () => {
       }
     } finally {
       temp.remove();
+    }
+  });
+
+  it('a server reports a tenant it will not sign for once, not every round', async () => {
+    const { store, cleanup, who } = await backendStore('sqlite', 'told-once');
+    const told: string[] = [];
+    const server = await startServer(store, {
+      port: 0,
+      checkpointEveryMs: 5,
+      onInternalError: (error) => told.push((error as Error).message),
+    });
+    try {
+      const token = (await store.fabric(who).createToken({ principal: who.principal })).token;
+      const remote = connect({ url: server.url, token });
+      const session = await remote.createSession({ title: 'unsettled' });
+      const said = () => told.filter((m) => m.includes(who.tenant) && m.includes('not settled')).length;
+      for (let poll = 0; poll < POLLS && said() === 0; poll++) await sleep(10);
+      expect(said()).toBe(1);
+      // More writes, more rounds: the same tenant and reason are not said again.
+      for (let i = 0; i < 20; i++) {
+        await remote.append({ session: session.id, kind: 'message', payload: i });
+        await sleep(10);
+      }
+      expect(said()).toBe(1);
+      expect(told.filter((m) => !m.includes('not settled'))).toEqual([]);
+    } finally {
+      await server.close();
+      await cleanup();
+    }
+  });
+
+  it('a round integrates a batch per transaction and stops between batches when told', async () => {
+    const { store, cleanup, who } = await backendStore('sqlite', 'batches');
+    try {
+      const fabric = store.fabric(who);
+      const first = await fabric.auditCheckpoint({});
+      const session = await fabric.createSession({ title: 'batches' });
+      for (let i = 0; i < 10; i++) await fabric.append({ session: session.id, kind: 'message', payload: i });
+      const waiting = await store.engine.read(who.tenant, (tx) =>
+        tx.get<{ seq: number }>('SELECT seq FROM audit_heads WHERE tenant = ?', [who.tenant]),
+      );
+      const write: TenantWrite = (fn) => store.engine.write(who.tenant, (tx) => fn(tx, Date.now()));
+      const stoppedAtOnce = await roundCheckpoint(write, who.tenant, undefined, {
+        batch: 3,
+        stopped: () => true,
+      });
+      expect(stoppedAtOnce).toMatchObject({ checkpoint: { size: first.size + 3 } });
+      let batches = 0;
+      const whole = await roundCheckpoint(write, who.tenant, undefined, {
+        batch: 3,
+        stopped: () => ++batches > 100,
+      });
+      expect(whole).toMatchObject({ checkpoint: { size: Number(waiting?.seq) } });
+      // Asked after each full batch (the last, if full, is followed by an empty one that ends it).
+      expect(batches).toBe(Math.floor((Number(waiting?.seq) - first.size - 3) / 3));
+    } finally {
+      await cleanup();
     }
   });
 

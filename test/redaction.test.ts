@@ -208,6 +208,10 @@ function redactionSuite(backend: 'sqlite' | 'postgres') {
     expect(session.title).toBe('support for [pii:email]');
     expect(session.meta).toEqual({ caller: { phone: '[pii:phone]' }, '[pii:email]': 'as a key', n: 3 });
     expect(await fabric.getSession({ session: session.id })).toEqual(session);
+    // A title that placeholders would take past its limit is refused, and no session is made.
+    const sessionsBefore = (await fabric.listSessions({ limit: 100 })).sessions.length;
+    await expectCode(fabric.createSession({ title: 'a@b.io '.repeat(71) }), 'INVALID_ARGUMENT');
+    expect((await fabric.listSessions({ limit: 100 })).sessions).toHaveLength(sessionsBefore);
     const counts = (await auditPii('session.create')).filter(Boolean);
     expect(counts).toEqual([{ email: 2, phone: 1 }]);
     expect((await store.verifyTenants([admin.tenant]))[0]).toMatchObject({ ok: true });

@@ -158,7 +158,9 @@ export async function integrate(
   now: number,
   operatorKey?: AuditKey,
   batch = BATCH,
-): Promise<{ checkpoint: Checkpoint | undefined; more: boolean }> {
+  /** A background round's: sign only as {@link roundMaySign} allows, else answer why not (`skipped`). */
+  round = false,
+): Promise<{ checkpoint: Checkpoint | undefined; more: boolean; skipped?: string }> {
   // A tenant's tree row is made by its first integration (a tenant made before format 10 has none either).
   await tx.run('INSERT INTO audit_trees (tenant, size) VALUES (?, 0) ON CONFLICT (tenant) DO NOTHING', [
     tenant,
@@ -174,7 +176,12 @@ export async function integrate(
   );
   const latest = await latestCheckpoint(tx, tenant);
   if (rows.length === 0 && (latest || size > 0)) return { checkpoint: latest, more: false };
-  // The key first: a tenant that cannot be signed for costs no hashing.
+  // The key first: a tenant that cannot be signed for costs no hashing. A round decides in this
+  // transaction, so no checkpoint asked for meanwhile can settle the key under it.
+  if (round) {
+    const may = await roundMaySign(tx, tenant, operatorKey);
+    if (may !== true) return { checkpoint: latest, more: false, skipped: may };
+  }
   const key = await tenantKey(tx, tenant, now, operatorKey);
   rows.forEach((row, i) => {
     if (Number(row.seq) !== size + i + 1)
@@ -199,25 +206,46 @@ export async function integrate(
 /** How a caller runs one write transaction: its own engine's, for one tenant (OpContext.write's shape). */
 export type TenantWrite = <T>(fn: (tx: SqlExecutor, now: number) => Promise<T>) => Promise<T>;
 
-/**
- * Integrates every entry of the tenant committed before the call, `batch`
- * entries per transaction, and answers the checkpoint signed over them (the
- * `auditCheckpoint` operation, and a server's background round). `stopped`,
- * asked between batches, ends it early with the checkpoint so far.
- */
-export async function checkpointNow(
+/** Integrates a batch per transaction until none is left (or `stopped` says so between batches). */
+async function integrateAll(
   write: TenantWrite,
   tenant: string,
-  operatorKey?: AuditKey,
-  options: { batch?: number; stopped?: () => boolean } = {},
-): Promise<Checkpoint> {
+  operatorKey: AuditKey | undefined,
+  options: { batch?: number; stopped?: () => boolean; round?: boolean },
+): Promise<{ checkpoint: Checkpoint } | { skipped: string }> {
   for (;;) {
-    const { checkpoint, more } = await write((tx, now) =>
-      integrate(tx, tenant, now, operatorKey, options.batch),
+    const { checkpoint, more, skipped } = await write((tx, now) =>
+      integrate(tx, tenant, now, operatorKey, options.batch, options.round),
     );
+    if (skipped !== undefined) return { skipped };
     if (!checkpoint) throw internal('an integration signed no checkpoint');
-    if (!more || options.stopped?.()) return checkpoint;
+    if (!more || options.stopped?.()) return { checkpoint };
   }
+}
+
+/**
+ * Integrates every entry of the tenant committed before the call and
+ * answers the checkpoint signed over them (the `auditCheckpoint` operation).
+ */
+export async function checkpointNow(write: TenantWrite, tenant: string, operatorKey?: AuditKey) {
+  const done = await integrateAll(write, tenant, operatorKey, {});
+  if ('skipped' in done) throw internal('an integration asked for was skipped');
+  return done.checkpoint;
+}
+
+/**
+ * A background round's integration of one tenant: `batch` entries per
+ * transaction, signed only as {@link roundMaySign} allows (`skipped` says
+ * why not); `stopped`, asked between batches, ends it with the checkpoint
+ * so far.
+ */
+export function roundCheckpoint(
+  write: TenantWrite,
+  tenant: string,
+  operatorKey: AuditKey | undefined,
+  options: { batch: number; stopped: () => boolean },
+): Promise<{ checkpoint: Checkpoint } | { skipped: string }> {
+  return integrateAll(write, tenant, operatorKey, { ...options, round: true });
 }
 
 /**

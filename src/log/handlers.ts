@@ -1,10 +1,11 @@
 /** The handlers of the session log's operations (the contract: ./contract.ts). */
-import { forbidden } from '../errors.js';
+import { forbidden, invalidArgument } from '../errors.js';
 import * as log from '../log/session-log.js';
 import type { Handlers } from '../ops/op.js';
 import { refuseAudited } from '../ops/op.js';
 import { underPolicy } from '../redaction/apply.js';
 import { redactValue } from '../redaction/pii.js';
+import { MAX_TITLE_CHARS } from '../schema.js';
 import type { LOG_CONTRACT } from './contract.js';
 
 let guard: Promise<typeof import('../desk/guard/text.js')> | undefined;
@@ -24,10 +25,14 @@ export const LOG_HANDLERS: Handlers<typeof LOG_CONTRACT> = {
       async (rules) => {
         if (!rules) return { input, pii: {} };
         const done = redactValue({ title: input.title, meta: input.meta }, rules);
-        return {
-          input: { ...input, ...(done.value as Pick<typeof input, 'title' | 'meta'>) },
-          pii: done.counts,
-        };
+        const redacted = done.value as Pick<typeof input, 'title' | 'meta'>;
+        // A placeholder can be longer than what it replaced: the stored title keeps the title's limit.
+        if (redacted.title.length > MAX_TITLE_CHARS)
+          throw invalidArgument(
+            `the title is ${redacted.title.length} characters once personal data is replaced by placeholders, over the ${MAX_TITLE_CHARS}-character limit: shorten it`,
+            { field: 'title' },
+          );
+        return { input: { ...input, ...redacted }, pii: done.counts };
       },
       (tx, now, prepared) => log.createSession(tx, ctx.who, prepared.input, now, prepared.pii),
     ),

@@ -53,9 +53,10 @@ export interface AppOptions {
    */
   corsOrigins?: readonly string[];
   /**
-   * Told the tenant of every write this server carried out (a write
-   * operation that succeeded, or any MCP request): the tenants a background
-   * checkpoint round visits (server/index.ts).
+   * Told the tenant of every call that may have written an audit entry (a
+   * write operation, any call that failed — refusals are audited — and any
+   * MCP request): the tenants a background checkpoint round visits
+   * (server/index.ts).
    */
   onWrite?: (tenant: string) => void;
 }
@@ -279,15 +280,19 @@ export function createApp(store: Store, options: AppOptions = {}): Hono<Env> {
         return contentAnswer(c, input, (window) => runOp(operation, context, { ...input, ...window }));
       // A handler that fails before reading all of a streamed body: the rest is read and dropped, so the
       // client gets the answer instead of a broken pipe.
-      const output = await runOp(operation, context, input)
-        .catch((error: unknown) => {
+      // Marked for the background rounds: a write, failed or not (it may have committed a batch first), and
+      // any refusal (a refused call, a read too, is audited).
+      const output = await runOp(operation, context, input).then(
+        (done) => {
+          if (operation.effect === 'write') options.onWrite?.(c.var.who.tenant);
+          return done;
+        },
+        (error: unknown) => {
+          options.onWrite?.(c.var.who.tenant);
           if (body === 'stream') c.env?.incoming?.resume();
           throw error;
-        })
-        // A write that failed may have committed some of its work first (a batch, a step): marked either way.
-        .finally(() => {
-          if (operation.effect === 'write') options.onWrite?.(c.var.who.tenant);
-        });
+        },
+      );
       if (operation.invalidatesAuth) authenticate.forget();
       const status = (operation.statusOf?.(output) ?? operation.http.status ?? 200) as 200;
       if (answer === 'bytes') {

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { invalidArgument } from '../errors.js';
+import { invalidArgument, unavailable } from '../errors.js';
 import { loopbackNames, McpHttp, type McpHttpOptions } from '../mcp/http.js';
 import type { Store } from '../store.js';
 import { type AppOptions, createApp } from './app.js';
@@ -64,7 +64,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * The background checkpoint rounds (ServeOptions.checkpointEveryMs): one at
  * a time. A tenant whose round failed is visited again by the next; a tenant
  * a round may not sign for (Store.checkpointWaiting: `skipped`) is left
- * alone. `stop()` ends the running round at its next batch and waits for it.
+ * alone, and reported once (tenant and reason) to `onInternalError`. `stop()` ends the running round at its next batch and waits for it.
  */
 function backgroundCheckpoints(
   store: Store,
@@ -75,11 +75,21 @@ function backgroundCheckpoints(
   if (!every) return { stop: async () => {} };
   let running: Promise<void> | undefined;
   let stopping = false;
+  /** Tenants and reasons already reported as skipped: said once for the life of the server. */
+  const told = new Set<string>();
   const round = async () => {
     const tenants = [...written];
     written.clear();
     try {
-      for (const { tenant, error } of await store.checkpointWaiting(tenants, () => stopping)) {
+      for (const { tenant, error, skipped } of await store.checkpointWaiting(tenants, () => stopping)) {
+        if (skipped !== undefined && !told.has(`${tenant}\n${skipped}`)) {
+          told.add(`${tenant}\n${skipped}`);
+          options.onInternalError?.(
+            unavailable(`tenant ${tenant}'s audit entries are not signed in the background: ${skipped}`, {
+              tenant,
+            }),
+          );
+        }
         if (error === undefined) continue;
         written.add(tenant);
         options.onInternalError?.(error);
