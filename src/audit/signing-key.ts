@@ -52,6 +52,33 @@ export async function tenantKey(
   return kept;
 }
 
+/**
+ * Whether a background round may sign for the tenant with `operatorKey`
+ * (or none): only with the key its checkpoints are already signed with, and
+ * it settles a tenant's key only on the operator's — a tenant no checkpoint
+ * was asked for yet keeps its choice until someone asks (tenantKey: the
+ * first checkpoint settles the key for good). Else why not.
+ */
+export async function roundMaySign(
+  tx: SqlExecutor,
+  tenant: string,
+  operatorKey?: AuditKey,
+): Promise<true | string> {
+  const key = await tx.get<{ public_key: string; seed: Uint8Array | null }>(
+    'SELECT public_key, seed FROM audit_keys WHERE tenant = ?',
+    [tenant],
+  );
+  if (operatorKey) {
+    if (!key || key.public_key === operatorKey.publicKey.toString('hex')) return true;
+    return 'its checkpoints are signed with another key than the one this server was given';
+  }
+  if (!key)
+    return 'its signing key is not settled yet (no checkpoint was asked for, and no operator key given)';
+  if (key.seed === null)
+    return "its checkpoints are signed with the operator's key, which this server was not given";
+  return true;
+}
+
 /** The origin line of a tenant's checkpoints: the key's name and the tenant. */
 export const originOf = (key: AuditKey, tenant: string) => `${key.name}/${tenant}`;
 

@@ -14,7 +14,7 @@ import type { SqlExecutor } from '../storage/engine.js';
 import type { AuditEntryRow } from './audit-chain.js';
 import { HASH_BYTES, leafHash, type NodeSource, nodeHash, rootAt } from './merkle.js';
 import { type AuditKey, checkpointBody } from './note.js';
-import { originOf, tenantKey } from './signing-key.js';
+import { originOf, roundMaySign, tenantKey } from './signing-key.js';
 
 /**
  * 16 hashes a tile, 4 levels of the tree: a node is hashed up from at most 8
@@ -246,33 +246,6 @@ export function roundCheckpoint(
   options: { batch: number; stopped: () => boolean },
 ): Promise<{ checkpoint: Checkpoint } | { skipped: string }> {
   return integrateAll(write, tenant, operatorKey, { ...options, round: true });
-}
-
-/**
- * Whether a background round may sign for the tenant with `operatorKey`
- * (or none): only with the key its checkpoints are already signed with, and
- * it settles a tenant's key only on the operator's — a tenant no checkpoint
- * was asked for yet keeps its choice until someone asks (signing-key.ts:
- * the first checkpoint settles the key for good). Else why not.
- */
-export async function roundMaySign(
-  tx: SqlExecutor,
-  tenant: string,
-  operatorKey?: AuditKey,
-): Promise<true | string> {
-  const key = await tx.get<{ public_key: string; seed: Uint8Array | null }>(
-    'SELECT public_key, seed FROM audit_keys WHERE tenant = ?',
-    [tenant],
-  );
-  if (operatorKey) {
-    if (!key || key.public_key === operatorKey.publicKey.toString('hex')) return true;
-    return 'its checkpoints are signed with another key than the one this server was given';
-  }
-  if (!key)
-    return 'its signing key is not settled yet (no checkpoint was asked for, and no operator key given)';
-  if (key.seed === null)
-    return "its checkpoints are signed with the operator's key, which this server was not given";
-  return true;
 }
 
 /**

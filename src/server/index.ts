@@ -64,7 +64,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * The background checkpoint rounds (ServeOptions.checkpointEveryMs): one at
  * a time. A tenant whose round failed is visited again by the next; a tenant
  * a round may not sign for (Store.checkpointWaiting: `skipped`) is left
- * alone, and reported once (tenant and reason) to `onInternalError`. `stop()` ends the running round at its next batch and waits for it.
+ * alone, and reported once (tenant and reason) to `onInternalError`.
+ * `stop()` ends the running round at its next batch and waits for it.
  */
 function backgroundCheckpoints(
   store: Store,
@@ -129,8 +130,10 @@ export function startServer(store: Store, options: ServeOptions = {}): Promise<R
   const extra = (options.mcp?.allowedHosts ?? []).map((h) => h.toLowerCase());
   const { allowedHosts: _, ...mcpOptions } = options.mcp ?? { version: '' };
   const mcp = options.mcp ? new McpHttp({ ...mcpOptions, names: () => names }) : undefined;
+  // The tenants written for since the last round; kept only when rounds run.
   const written = new Set<string>();
-  const app = createApp(store, { ...options, mcp, onWrite: (tenant) => written.add(tenant) });
+  const onWrite = every ? (tenant: string) => void written.add(tenant) : undefined;
+  const app = createApp(store, { ...options, mcp, onWrite });
   return new Promise((resolve, reject) => {
     const headersTimeout = options.headersTimeoutMs ?? 10_000;
     const requestTimeout = Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout);
